@@ -1,0 +1,410 @@
+"""Stage 4, check: the consistency rules over a linked game.
+
+Each rule reports every offending place at once, with file:line:column and a hint.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+from . import model
+from .expressions import ExpressionError, evaluate, plain
+from .game import Game
+from .link import Index, texts
+from .problems import Problems, nearest
+
+STATUSES = ("verified", "unverified", "missing", "reconstructed", "contradictory")
+RAW_HTML = re.compile(r"<[A-Za-z/!?]")
+MD_LINK = re.compile(r"\]\(\s*<?([^)\s>]*)")
+MD_LINK_DEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(\s|$)", re.MULTILINE)
+
+
+def check_game(game: Game, index: Index, problems: Problems, today: datetime.date | None = None) -> None:
+    check_modules_and_sources(game, problems)
+    check_texts(game, problems)
+    check_entities(game, index, problems)
+    check_tables(game, index, problems)
+    check_procedures(game, problems)
+    check_examples(game, problems)
+    check_errata(game, index, problems, today or datetime.date.today())
+
+
+def _items_with_module(game: Game):
+    for name in ("entities", "tables", "procedures", "examples", "glossary", "gaps"):
+        yield from getattr(game, name)
+    for section, _page in game.all_sections():
+        yield section
+
+
+def check_modules_and_sources(game: Game, problems: Problems) -> None:
+    modules = {m.id for m in game.modules}
+    sources = {s.id for s in game.info.sources}
+    seen = {}
+    for module in game.modules:
+        if module.id in seen:
+            problems.add(module.where("id"), f"duplicate module id '{module.id}'", "rename one")
+        seen[module.id] = module
+    for item in _items_with_module(game):
+        if item.module is not None and item.module not in modules:
+            problems.add(item.where("module"), f"unknown module '{item.module}'",
+                         nearest(item.module, modules) or "declare it under `modules:` in game.yaml")
+        if item.source is not None and item.source.file is not None and item.source.file not in sources:
+            problems.add(item.where("source", "file"), f"unknown source '{item.source.file}'",
+                         nearest(item.source.file, sources) or "declare it under game.sources")
+    for gap in game.gaps:
+        if gap.status == "verified":
+            problems.add(gap.where(), f"gap '{gap.id}' has status verified",
+                         "a gap is missing, unverified, reconstructed or contradictory")
+
+
+def check_texts(game: Game, problems: Problems) -> None:
+    """No live markup and only https links: content must not inject into readers' browsers."""
+    for text in texts(game):
+        base = text.item._path + text.path
+        for match in RAW_HTML.finditer(text.value):
+            where = text.item._file.find_text(base, match.group(0))
+            problems.add(where, "raw HTML is not allowed in content text",
+                         "write Markdown; for a literal '<' add a space after it")
+        for url in MD_LINK.findall(text.value) + [m[0] for m in MD_LINK_DEF.findall(text.value)]:
+            if not url.startswith("https://"):
+                where = text.item._file.find_text(base, url or "](")
+                problems.add(where, f"link target '{url}' is not allowed",
+                             "links in content must be https:// URLs; use [[kind:id]] for references")
+
+
+def check_value(value, spec, index: Index, where, problems: Problems, label: str) -> None:
+    """Check one field or cell value against its declared type (field or column)."""
+    if isinstance(value, dict):
+        status = value.get("status")
+        extra = set(value) - {"status", "value", "note"}
+        if status not in STATUSES or extra:
+            problems.add(where, f"{label}: a value with a status is a mapping of status, value and note",
+                         f"write {{status: missing, note: '…'}}; status is one of {', '.join(STATUSES)}")
+            return
+        if status != "verified" and not value.get("note"):
+            problems.add(where, f"{label}: status '{status}' needs a note", "add note: '…' saying why")
+        if status == "missing":
+            if "value" in value:
+                problems.add(where, f"{label}: a missing value has no value", "remove value: or change status")
+            return
+        if "value" not in value:
+            problems.add(where, f"{label}: status '{status}' keeps the value as printed",
+                         "add value: …, or use status: missing")
+            return
+        value = value["value"]
+    kind = spec.type
+    checks = {
+        "text": lambda v: isinstance(v, str), "string": lambda v: isinstance(v, str),
+        "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+        "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+        "boolean": lambda v: isinstance(v, bool), "enum": lambda v: isinstance(v, str),
+        "ref": lambda v: isinstance(v, str),
+    }
+    if kind in ("ref-list", "text-list", "string-list", "integer-list"):
+        if not isinstance(value, list):
+            problems.add(where, f"{label} must be a list", f"write [a, b] ({kind})")
+            return
+        item_spec = model.Column(id="item", title="item", type={
+            "ref-list": "ref", "text-list": "text", "string-list": "string", "integer-list": "integer"}[kind],
+            to=spec.to, min=spec.min, max=spec.max)
+        for item in value:
+            check_value(item, item_spec, index, where, problems, label)
+        return
+    if value is None or not checks[kind](value):
+        problems.add(where, f"{label} must be {'an' if kind[0] in 'aeiou' else 'a'} {kind}, got {value!r}",
+                     "quote text; write numbers and true/false without quotes")
+        return
+    if kind == "enum" and value not in spec.values:
+        problems.add(where, f"{label}: '{value}' is not one of {', '.join(spec.values)}",
+                     nearest(value, spec.values) or "add it to the declared values")
+    if kind in ("integer", "number"):
+        if spec.min is not None and value < spec.min or spec.max is not None and value > spec.max:
+            problems.add(where, f"{label}: {value} is out of range",
+                         f"allowed: {spec.min if spec.min is not None else '…'} to {spec.max if spec.max is not None else '…'}")
+    if kind == "ref":
+        key = f"{spec.to}:{value}"
+        if key not in index.targets:
+            same = [k.split(':', 1)[1] for k in index.targets if k.startswith(spec.to + ":")]
+            problems.add(where, f"{label}: unknown {spec.to} '{value}'",
+                         nearest(value, same) or f"no {spec.to} with that id")
+
+
+def check_entities(game: Game, index: Index, problems: Problems) -> None:
+    kinds = {k.id: k for k in game.kinds}
+    for entity in game.entities:
+        kind = kinds.get(entity.kind)
+        if kind is None:
+            continue  # reported by link
+        declared = {f.id: f for f in kind.fields}
+        for name, value in entity.fields.items():
+            spec = declared.get(name)
+            if spec is None:
+                problems.add(entity.where("fields", name, key=True),
+                             f"kind '{kind.id}' has no field '{name}'",
+                             nearest(name, declared) or f"declare it under kinds: {kind.id}: fields")
+                continue
+            check_value(value, spec, index, entity.where("fields", name), problems, f"field '{name}'")
+        for spec in kind.fields:
+            if spec.required and spec.id not in entity.fields and entity.status != "missing":
+                problems.add(entity.where("fields") if entity.fields else entity.where(),
+                             f"missing required field '{spec.id}' of {kind.name}",
+                             f"add it, or write {{status: missing, note: '…'}} if the source lacks it")
+    for kind in game.kinds:
+        found = len(game.entities_of(kind.id))
+        if kind.count is not None and found > kind.count:
+            problems.add(kind.where("count"), f"{found} entities of kind '{kind.id}' but the game has {kind.count}",
+                         "fix the count or remove the extra entities")
+
+
+def _ordered(values, rule):
+    pairs = list(zip(values, values[1:]))
+    compare = {"non-decreasing": lambda a, b: a <= b, "non-increasing": lambda a, b: a >= b,
+               "increasing": lambda a, b: a < b, "decreasing": lambda a, b: a > b}[rule]
+    return [i + 1 for i, (a, b) in enumerate(pairs) if not compare(a, b)]
+
+
+def check_tables(game: Game, index: Index, problems: Problems) -> None:
+    tables = {t.id: t for t in game.tables}
+    kinds = {k.id: k for k in game.kinds}
+    for table in game.tables:
+        columns = [c.id for c in table.columns]
+        if len(set(columns)) != len(columns):
+            problems.add(table.where("columns"), "duplicate column ids", "give every column its own id")
+        keys = {}
+        for r, row in enumerate(table.rows):
+            if len(row) != len(columns):
+                problems.add(table.where("rows", r), f"row has {len(row)} cells but the table has "
+                             f"{len(columns)} columns ({', '.join(columns)})", "add or remove cells")
+                continue
+            for c, value in enumerate(row):
+                check_value(value, table.columns[c], index, table.where("rows", r, c), problems,
+                            f"cell '{table.columns[c].id}'")
+            key = plain(row[0])
+            if key in keys:
+                problems.add(table.where("rows", r, 0), f"duplicate row key {key!r} (first in row {keys[key] + 1})",
+                             "the first column identifies the row; make it unique")
+            keys.setdefault(key, r)
+        for n, rule in enumerate(table.rules):
+            where = table.where("rules", n)
+            if rule.column not in columns:
+                problems.add(table.where("rules", n, "column"), f"rule '{rule.rule}': no column '{rule.column}'",
+                             nearest(rule.column, columns) or "columns: " + ", ".join(columns))
+                continue
+            c = columns.index(rule.column)
+            rows = [row for row in table.rows if len(row) == len(columns)
+                    and plain(row[0]) not in rule.except_]
+            values = [plain(row[c]) for row in rows]
+            known = [(plain(row[0]), v) for row, v in zip(rows, values) if v is not None]
+            message = None
+            if rule.rule in ("non-decreasing", "non-increasing", "increasing", "decreasing"):
+                try:
+                    bad = _ordered([v for _, v in known], rule.rule)
+                except TypeError:
+                    bad, message = [], f"rule '{rule.rule}' needs comparable values in '{rule.column}'"
+                if bad:
+                    message = (f"table rule broken: '{rule.column}' is not {rule.rule} at row(s) "
+                               + ", ".join(repr(known[i][0]) for i in bad))
+            elif rule.rule == "unique":
+                dupes = sorted({repr(v) for _, v in known if [w for _, w in known].count(v) > 1})
+                if dupes:
+                    message = f"table rule broken: '{rule.column}' repeats {', '.join(dupes)}"
+            elif rule.rule == "range":
+                bad = [k for k, v in known if rule.min is not None and v < rule.min or rule.max is not None and v > rule.max]
+                if bad:
+                    message = f"table rule broken: '{rule.column}' out of range at row(s) {', '.join(map(repr, bad))}"
+            elif rule.rule == "sum":
+                total = sum(v for _, v in known)
+                if rule.equals is None or total != rule.equals:
+                    message = f"table rule broken: '{rule.column}' sums to {total}, expected {rule.equals}"
+            elif rule.rule == "matches":
+                other = tables.get(rule.table or "")
+                if other is None:
+                    problems.add(table.where("rules", n, "table"), f"rule 'matches': unknown table '{rule.table}'",
+                                 nearest(rule.table or "", tables) or "name a table of this game")
+                    continue
+                other_columns = [col.id for col in other.columns]
+                oc = rule.other_column or rule.column
+                if oc not in other_columns:
+                    problems.add(where, f"rule 'matches': table '{other.id}' has no column '{oc}'",
+                                 nearest(oc, other_columns))
+                    continue
+                theirs = {plain(row[0]): plain(row[other_columns.index(oc)]) for row in other.rows
+                          if len(row) == len(other_columns)}
+                bad = [k for k, v in known if k in theirs and theirs[k] != v]
+                only = sorted(map(repr, set(k for k, _ in known) ^ set(theirs)))
+                if bad or only:
+                    message = (f"table rule broken: '{rule.column}' does not match {other.id}.{oc}"
+                               + (f" at row(s) {', '.join(map(repr, bad))}" if bad else "")
+                               + (f"; keys in only one table: {', '.join(only)}" if only else ""))
+            elif rule.rule == "entity-count":
+                if rule.kind_column not in columns:
+                    problems.add(where, "rule 'entity-count' needs kind_column naming a column of kind ids",
+                                 nearest(rule.kind_column or "", columns))
+                    continue
+                kc = columns.index(rule.kind_column)
+                for row in rows:
+                    kind_id, count = plain(row[kc]), plain(row[c])
+                    if kind_id is None:
+                        continue
+                    kind = kinds.get(kind_id)
+                    if kind is None:
+                        problems.add(table.where("rows", table.rows.index(row), kc), f"unknown kind '{kind_id}'",
+                                     nearest(str(kind_id), kinds))
+                    elif kind.count != count:
+                        problems.add(table.where("rows", table.rows.index(row), c),
+                                     f"table rule broken: {count} {kind.plural} here, but kind '{kind.id}' declares count {kind.count}",
+                                     "make the component count and the kind's count agree")
+            if message:
+                problems.add(where, message, "fix the data, or list the row under `except:` with an unverified cell")
+
+
+def check_procedures(game: Game, problems: Problems) -> None:
+    for procedure in game.procedures:
+        nodes = {}
+        for node in procedure.nodes:
+            if node.id in nodes:
+                problems.add(node.where("id"), f"duplicate node id '{node.id}' in procedure '{procedure.id}'", "rename one")
+            nodes.setdefault(node.id, node)
+        if procedure.start not in nodes:
+            problems.add(procedure.where("start"), f"start node '{procedure.start}' does not exist",
+                         nearest(procedure.start, nodes) or "name one of the nodes")
+            continue
+        edges = {}
+        for node in procedure.nodes:
+            targets = []
+            if node.type == "step":
+                if node.next is None:
+                    problems.add(node.where(), f"step '{node.id}' has no next",
+                                 "add next: <node id>, or make it type: end")
+                else:
+                    targets.append((node.next, node.where("next")))
+                if node.branches:
+                    problems.add(node.where("branches"), f"step '{node.id}' has branches", "use type: decision")
+            elif node.type == "decision":
+                labels = [b.when.strip().lower() for b in node.branches]
+                if len(node.branches) < 2:
+                    problems.add(node.where(), f"decision '{node.id}' has {len(node.branches)} branch(es)",
+                                 "a decision needs at least two branches (e.g. Yes and No)")
+                if len(set(labels)) != len(labels):
+                    problems.add(node.where("branches"), f"decision '{node.id}' has two branches with the same label",
+                                 "give every branch its own `when`")
+                if ("yes" in labels) != ("no" in labels):
+                    missing = "No" if "yes" in labels else "Yes"
+                    problems.add(node.where("branches"), f"decision '{node.id}' has no '{missing}' branch",
+                                 f"add {{when: '{missing}', to: <node id>}}")
+                if node.next is not None:
+                    problems.add(node.where("next"), f"decision '{node.id}' has next", "use branches")
+                targets += [(b.to, node.where("branches", i, "to")) for i, b in enumerate(node.branches)]
+            else:
+                if node.next is not None or node.branches:
+                    problems.add(node.where(), f"end '{node.id}' has a next step", "remove it, or make it a step")
+            for target, where in targets:
+                if target not in nodes:
+                    problems.add(where, f"unknown node '{target}' in procedure '{procedure.id}'",
+                                 nearest(target, nodes) or "name one of the nodes")
+            edges[node.id] = [t for t, _ in targets if t in nodes]
+        reached = _reach(procedure.start, edges)
+        for node in procedure.nodes:
+            if node.id not in reached:
+                problems.add(node.where("id"), f"node '{node.id}' cannot be reached from start '{procedure.start}'",
+                             "link to it from another node, or remove it")
+        ends = {n.id for n in procedure.nodes if n.type == "end"}
+        if not ends:
+            problems.add(procedure.where("nodes"), f"procedure '{procedure.id}' has no end node",
+                         "add a node with type: end")
+        reverse = {}
+        for source, targets in edges.items():
+            for target in targets:
+                reverse.setdefault(target, []).append(source)
+        can_end = set()
+        for end in ends:
+            can_end |= _reach(end, reverse)
+        for node in procedure.nodes:
+            if node.id in reached and node.id not in can_end and ends:
+                problems.add(node.where("id"), f"node '{node.id}' can never reach an end (a loop with no way out)",
+                             "add a branch that leads to an end node")
+
+
+def _reach(start, edges) -> set:
+    seen, todo = {start}, [start]
+    while todo:
+        for target in edges.get(todo.pop(), []):
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return seen
+
+
+def check_examples(game: Game, problems: Problems) -> None:
+    tables = {t.id: t for t in game.tables}
+    for example in game.examples:
+        if example.expression is None:
+            continue
+        if example.result is None:
+            problems.add(example.where("expression"), f"example '{example.id}' has an expression but no printed result",
+                         "add result: <the number the rulebook prints>")
+            continue
+        try:
+            value = evaluate(example.expression, example.inputs, tables)
+        except ExpressionError as error:
+            problems.add(example.where("expression"), f"example '{example.id}' cannot be computed: {error}",
+                         "use the inputs, numbers and the functions listed in content/README.md")
+            continue
+        if value != example.result:
+            problems.add(example.where("result"),
+                         f"example '{example.id}' no longer recomputes: the tables give {value!r}, the rulebook prints {example.result!r}",
+                         "an erratum or edit changed a value this example uses; check the tables or the example")
+
+
+def current_value(game: Game, index: Index, target: str, field: str):
+    """The data's current value for an erratum's target and field; raises KeyError/LookupError."""
+    item = index.targets[target].item
+    parts = field.split(".")
+    if parts[0] == "fields" and len(parts) == 2 and isinstance(item, model.Entity):
+        kinds = {k.id: k for k in game.kinds}
+        if parts[1] not in {f.id for f in kinds[item.kind].fields}:
+            raise LookupError(f"kind '{item.kind}' has no field '{parts[1]}'")
+        return plain(item.fields.get(parts[1]))
+    if parts[0] == "rows" and len(parts) == 3 and isinstance(item, model.Table):
+        columns = [c.id for c in item.columns]
+        if parts[2] not in columns:
+            raise LookupError(f"table '{item.id}' has no column '{parts[2]}'")
+        for row in item.rows:
+            if str(plain(row[0])) == parts[1]:
+                return plain(row[columns.index(parts[2])])
+        raise LookupError(f"table '{item.id}' has no row '{parts[1]}'")
+    if len(parts) == 1 and parts[0] in ("name", "title", "text", "body", "definition", "term"):
+        if parts[0] in type(item).model_fields:
+            return getattr(item, parts[0])
+    raise LookupError(f"'{field}' is not a field of {target}")
+
+
+def check_errata(game: Game, index: Index, problems: Problems, today: datetime.date) -> None:
+    seen = {}
+    for erratum in game.errata:
+        if erratum.id in seen:
+            problems.add(erratum.where("id"), f"duplicate erratum id '{erratum.id}' (first at line {seen[erratum.id]})",
+                         "give every erratum its own id")
+            continue
+        seen[erratum.id] = erratum.where()[1]
+        if erratum.date > today:
+            problems.add(erratum.where("date"), f"erratum date {erratum.date} is in the future",
+                         f"use the date the erratum was published, on or before {today}")
+        if erratum.target not in index.targets:
+            problems.add(erratum.where("target"), f"erratum targets unknown {erratum.target}",
+                         nearest(erratum.target, index.targets) or "name an existing kind:id")
+            continue
+        try:
+            value = current_value(game, index, erratum.target, erratum.field)
+        except LookupError as error:
+            problems.add(erratum.where("field"), f"erratum field: {error.args[0]}",
+                         "fields.<field>, rows.<key>.<column>, name, text, title or body")
+            continue
+        if value != erratum.new:
+            problems.add(erratum.where("new"),
+                         f"erratum '{erratum.id}' says {erratum.field} is now {erratum.new!r}, but the data has {value!r}",
+                         "apply the erratum to the data, or correct the record")
+        if erratum.old == erratum.new:
+            problems.add(erratum.where("old"), f"erratum '{erratum.id}' changes nothing (old equals new)",
+                         "record the value before the change as old")

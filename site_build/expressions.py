@@ -1,0 +1,72 @@
+"""Safe arithmetic for worked examples: recompute a printed result from the canonical tables."""
+
+from __future__ import annotations
+
+import simpleeval
+
+
+class ExpressionError(Exception):
+    pass
+
+
+def _place(values, i):
+    """Competition rank of values[i]: 1 + how many entries are strictly greater."""
+    return 1 + sum(1 for v in values if v > values[i])
+
+
+def _tied(values, i):
+    return sum(1 for v in values if v == values[i]) > 1
+
+
+def evaluate(expression: str, inputs: dict, tables: dict) -> object:
+    """Evaluate with only the inputs and the documented functions (content/README.md)."""
+
+    def row(table_id, key):
+        table = tables.get(table_id)
+        if table is None:
+            raise ExpressionError(f"lookup: unknown table '{table_id}'")
+        for cells in table.rows:
+            if cells and plain(cells[0]) == key:
+                return table, cells
+        return table, None
+
+    def cell(table, cells, column_id):
+        ids = [c.id for c in table.columns]
+        if column_id not in ids:
+            raise ExpressionError(f"lookup: table '{table.id}' has no column '{column_id}' (columns: {', '.join(ids)})")
+        return plain(cells[ids.index(column_id)])
+
+    def lookup(table_id, key, column_id):
+        table, cells = row(table_id, key)
+        if cells is None:
+            raise ExpressionError(f"lookup: table '{table_id}' has no row '{key}'")
+        return cell(table, cells, column_id)
+
+    def lookup_or(table_id, key, column_id, default):
+        table, cells = row(table_id, key)
+        return default if cells is None else cell(table, cells, column_id)
+
+    def column(table_id, column_id):
+        table = tables.get(table_id)
+        if table is None:
+            raise ExpressionError(f"column: unknown table '{table_id}'")
+        return [cell(table, cells, column_id) for cells in table.rows]
+
+    functions = {"lookup": lookup, "lookup_or": lookup_or, "column": column, "min": min, "max": max,
+                 "sum": sum, "len": len, "abs": abs, "place": _place, "tied": _tied}
+    evaluator = simpleeval.EvalWithCompoundTypes(names=dict(inputs), functions=functions)
+    try:
+        return evaluator.eval(expression)
+    except ExpressionError:
+        raise
+    except simpleeval.InvalidExpression as error:
+        raise ExpressionError(str(error)) from None
+    except (SyntaxError, TypeError, ValueError, ZeroDivisionError, IndexError, KeyError) as error:
+        raise ExpressionError(f"{type(error).__name__}: {error}") from None
+
+
+def plain(value):
+    """A cell or field value without its status wrapper ({value:, status:, note:})."""
+    if isinstance(value, dict) and "status" in value:
+        return value.get("value")
+    return value

@@ -1,0 +1,203 @@
+"""Stages 1–2 together: read a game folder's files and validate them into one typed Game."""
+
+from __future__ import annotations
+
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pydantic
+
+from . import model
+from .load import SourceFile, content_files, read_file
+from .problems import Problems, nearest
+
+
+@dataclass
+class Game:
+    folder: Path
+    info: model.GameInfo
+    files: list[SourceFile] = field(default_factory=list)
+    modules: list[model.Module] = field(default_factory=list)
+    kinds: list[model.Kind] = field(default_factory=list)
+    sections: list[model.Section] = field(default_factory=list)  # top level, in reading order
+    entities: list[model.Entity] = field(default_factory=list)
+    tables: list[model.Table] = field(default_factory=list)
+    procedures: list[model.Procedure] = field(default_factory=list)
+    examples: list[model.Example] = field(default_factory=list)
+    glossary: list[model.Term] = field(default_factory=list)
+    gaps: list[model.Gap] = field(default_factory=list)
+    errata: list[model.Erratum] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return self.info.id
+
+    def kind(self, kind_id: str) -> model.Kind | None:
+        return next((k for k in self.kinds if k.id == kind_id), None)
+
+    def entities_of(self, kind_id: str) -> list[model.Entity]:
+        return [e for e in self.entities if e.kind == kind_id]
+
+    def all_sections(self):
+        """Every section, nested ones included, with its top-level page section."""
+        def walk(section, page):
+            yield section, page
+            for sub in section.sections:
+                yield from walk(sub, page)
+        for top in self.sections:
+            yield from walk(top, top)
+
+    def latest_erratum(self) -> model.Erratum | None:
+        return max(self.errata, key=lambda e: (e.date, e.id), default=None)
+
+
+def load_games(content_dir: Path, problems: Problems) -> list[Game]:
+    """Every game under content_dir (a folder with a game.yaml), validated; problems collected."""
+    games = []
+    for folder in sorted(p for p in content_dir.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        if not (folder / "game.yaml").exists():
+            problems.add((str(folder / "game.yaml"), 1, 1), f"game folder '{folder.name}' has no game.yaml",
+                         "add a game.yaml with `game:`, `modules:` and `kinds:` (see content/README.md)")
+            continue
+        game = load_game(folder, problems, content_dir)
+        if game is not None:
+            games.append(game)
+    return games
+
+
+def load_game(folder: Path, problems: Problems, root: Path) -> Game | None:
+    parsed: list[tuple[SourceFile, model.ContentFile]] = []
+    for path in content_files(folder, problems, root):
+        source = read_file(path, problems, root)
+        if source is None:
+            continue
+        content = validate_file(source, problems)
+        if content is not None:
+            parsed.append((source, content))
+    info_files = [(s, c) for s, c in parsed if c.game is not None]
+    if not info_files:
+        if not any(str(p.file).endswith(f"{folder.name}/game.yaml") for p in problems.items):
+            problems.add((str(folder / "game.yaml"), 1, 1), "game.yaml has no `game:` section",
+                         "add `game:` with id, name, data_version and sources")
+        return None
+    game = Game(folder=folder, info=info_files[0][1].game)
+    for source, content in info_files[1:]:
+        problems.add(content.game.where(), "`game:` may appear only once, in game.yaml",
+                     f"remove it here; it is defined in {info_files[0][0].path}")
+    if info_files[0][1].game.id != folder.name:
+        problems.add(game.info.where("id"), f"game id '{game.info.id}' differs from its folder '{folder.name}'",
+                     f"use id: {folder.name}")
+    for source, content in parsed:
+        game.files.append(source)
+        _apply_defaults(content)
+        for name in model.COLLECTIONS:
+            getattr(game, name).extend(getattr(content, name))
+    return game
+
+
+def validate_file(source: SourceFile, problems: Problems) -> model.ContentFile | None:
+    try:
+        content = model.ContentFile.model_validate(source.data)
+    except pydantic.ValidationError as error:
+        for item in error.errors():
+            _report(source, item, problems)
+        return None
+    _attach(content, source, ())
+    return content
+
+
+def _attach(value, source: SourceFile, path: tuple) -> None:
+    """Give every Located item its file and data path, for messages later."""
+    if isinstance(value, model.Located):
+        value._file, value._path = source, path
+    if isinstance(value, pydantic.BaseModel):
+        for name in type(value).model_fields:
+            key = "except" if name == "except_" else name
+            _attach(getattr(value, name), source, path + (key,))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _attach(item, source, path + (index,))
+
+
+def _apply_defaults(content: model.ContentFile) -> None:
+    defaults = content.defaults or model.Defaults()
+    for name in ("entities", "tables", "procedures", "examples", "sections", "gaps"):
+        for item in getattr(content, name):
+            if getattr(item, "kind", "absent") is None and defaults.kind:
+                item.kind = defaults.kind
+            if item.module is None:
+                item.module = defaults.module
+            if item.source is None:
+                item.source = defaults.source
+
+
+def _model_at(loc: tuple):
+    """The pydantic model class that holds the field at loc (for 'did you mean' hints)."""
+    current = model.ContentFile
+    for part in loc[:-1]:
+        if isinstance(part, int) or current is None:
+            continue
+        info = current.model_fields.get(part if part != "except" else "except_")
+        current = _inner_model(info.annotation) if info else None
+    return current
+
+
+def _inner_model(annotation):
+    if isinstance(annotation, type) and issubclass(annotation, pydantic.BaseModel):
+        return annotation
+    if isinstance(annotation, str):
+        return getattr(model, annotation, None)
+    for arg in typing.get_args(annotation):
+        found = _inner_model(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def _report(source: SourceFile, item: dict, problems: Problems) -> None:
+    loc = tuple(part for part in item["loc"] if not (isinstance(part, str) and part[:1].isupper()))
+    kind, value = item["type"], item.get("input")
+    name = loc[-1] if loc else ""
+    if kind == "extra_forbidden":
+        owner = _model_at(loc)
+        valid = [n if n != "except_" else "except" for n in (owner.model_fields if owner else [])]
+        hint = nearest(str(name), valid) or ("valid fields: " + ", ".join(valid) if valid else "")
+        problems.add(source.where(loc, key=True), f"unknown field '{name}'", hint)
+    elif kind == "missing":
+        problems.add(source.where(loc[:-1]), f"missing required field '{name}'",
+                     f"add `{name}:` here (see content/README.md)")
+    elif kind == "string_pattern_mismatch":
+        problems.add(source.where(loc), f"'{value}' is not a valid id for '{name}'",
+                     "ids are lower-case kebab-case, e.g. 'world-bank'")
+    elif kind == "literal_error":
+        expected = item.get("ctx", {}).get("expected", "")
+        choices = [c.strip(" '") for c in expected.replace(" or ", ",").split(",")]
+        hint = nearest(str(value), choices) or f"expected {expected}"
+        problems.add(source.where(loc), f"'{value}' is not allowed for '{name}'", hint)
+    elif kind == "string_type" and isinstance(value, bool):
+        problems.add(source.where(loc), f"'{name}' must be text, but YAML read a boolean",
+                     "quote the value: YAML reads yes/no/on/off/true/false as booleans")
+    elif kind.endswith("_type") or kind.endswith("_parsing"):
+        expected = kind.removesuffix("_type").removesuffix("_parsing").replace("_", " ")
+        got = type(value).__name__ if value is not None else "nothing"
+        problems.add(source.where(loc), f"'{name}' must be {_article(expected)}, got {got} {_short(value)}".rstrip(),
+                     "fix the value's type (quote text; write numbers without quotes)")
+    elif kind in ("too_short", "too_long"):
+        problems.add(source.where(loc), f"'{name}': {item['msg'].lower()}")
+    elif kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
+        problems.add(source.where(loc), f"'{name}' is out of range: {item['msg'].lower()}")
+    elif kind == "value_error":
+        problems.add(source.where(loc), item["msg"].removeprefix("Value error, "))
+    else:
+        problems.add(source.where(loc), f"'{name}': {item['msg']}")
+
+
+def _article(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return f"({text[:40]}…)" if len(text) > 40 else f"({text})"

@@ -1,0 +1,222 @@
+"""Stage 1, load: strict YAML with a file:line:column for every node.
+
+Nothing after this module reads YAML. Content YAML is plain data: anchors, aliases, tags,
+duplicate keys, byte-order marks and non-UTF-8 bytes are rejected (aliases also make
+"billion laughs" impossible), and files and nesting are bounded so bad input fails fast.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from .problems import Problems
+
+MAX_FILE_BYTES = 2 * 1024 * 1024
+MAX_DEPTH = 40
+SCHEMA_LINE = "# yaml-language-server: $schema="
+
+Path_ = tuple  # a path into the data: keys and list indexes
+
+
+@dataclass
+class SourceFile:
+    """One parsed YAML file: the data and where each node of it stands."""
+
+    path: Path  # as shown in messages (relative to the working directory when possible)
+    data: dict
+    lines: list[str]
+    values: dict[Path_, tuple[int, int]] = field(default_factory=dict)  # path -> value line, col
+    keys: dict[Path_, tuple[int, int]] = field(default_factory=dict)  # path -> key line, col
+
+    def where(self, path: Path_ = (), key: bool = False) -> tuple[str, int, int]:
+        """file, line, column of the node at `path` (or of its key), else of its nearest parent."""
+        path = tuple(path)
+        while True:
+            table = self.keys if key and path in self.keys else self.values
+            if path in table:
+                line, col = table[path]
+                return (str(self.path), line, col)
+            if not path:
+                return (str(self.path), 1, 1)
+            path = path[:-1]
+
+    def find_text(self, path: Path_, needle: str) -> tuple[str, int, int]:
+        """Where `needle` occurs inside the scalar at `path` (for references in text)."""
+        file, line, col = self.where(path)
+        for number in range(line, len(self.lines) + 1):
+            text = self.lines[number - 1]
+            start = col - 1 if number == line else 0
+            found = text.find(needle, start)
+            if found >= 0:
+                return (file, number, found + 1)
+        return (file, line, col)
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """SafeLoader that refuses what plain content never needs."""
+
+
+def _display(path: Path) -> Path:
+    try:
+        return path.resolve().relative_to(Path.cwd())
+    except ValueError:
+        return path
+
+
+def read_file(path: Path, problems: Problems, root: Path | None = None) -> SourceFile | None:
+    """Parse one content file; on any problem, record it and return None."""
+    shown = _display(path)
+    name = str(shown)
+    if root is not None and path.is_symlink():
+        target = path.resolve()
+        if not target.is_relative_to(root.resolve()):
+            problems.add((name, 1, 1), f"symbolic link points outside the content folder ({target})",
+                         "replace the link with the file itself")
+            return None
+    try:
+        size = path.stat().st_size
+    except OSError as error:
+        problems.add((name, 1, 1), f"cannot read file: {error.strerror}")
+        return None
+    if size > MAX_FILE_BYTES:
+        problems.add((name, 1, 1), f"file is {size / 1e6:.1f} MB; content files are limited to "
+                     f"{MAX_FILE_BYTES // (1024 * 1024)} MB", "split it into several files")
+        return None
+    raw = path.read_bytes()
+    if raw.startswith(b"\xef\xbb\xbf"):
+        problems.add((name, 1, 1), "file starts with a byte-order mark (BOM)",
+                     "save the file as UTF-8 without BOM")
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        col = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+        problems.add((name, line, col), f"byte 0x{raw[error.start]:02x} is not valid UTF-8",
+                     "save the file as UTF-8")
+        return None
+    if not text.strip() or all(not l.strip() or l.lstrip().startswith("#") for l in text.splitlines()):
+        problems.add((name, 1, 1), "file is empty", "add content or delete the file")
+        return None
+    loader = _StrictLoader(text)
+    try:
+        node = loader.get_single_node()
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        message = f"YAML syntax error: {error.problem or error.context}"
+        hint = "indent with spaces, not tabs" if "\t" in (error.problem or "") or "tab" in str(error) \
+            else "check quotes, colons and indentation around here"
+        problems.add((name, line, col), message, hint)
+        return None
+    except yaml.YAMLError as error:
+        problems.add((name, 1, 1), f"YAML error: {error}")
+        return None
+    except RecursionError:
+        problems.add((name, 1, 1), "YAML nesting is too deep", f"content nests at most {MAX_DEPTH} levels")
+        return None
+    finally:
+        loader.dispose()
+    source = SourceFile(path=shown, data={}, lines=text.splitlines())
+    before = len(problems)
+    data = _convert(node, (), 0, source, loader, problems)
+    if len(problems) > before:
+        return None
+    if not isinstance(data, dict):
+        kind = "a list" if isinstance(data, list) else "a single value"
+        problems.add(source.where(()), f"file holds {kind}; a content file is a mapping of keys",
+                     "start with a key such as `entities:` (see content/README.md)")
+        return None
+    source.data = data
+    return source
+
+
+_PLAIN_TAGS = {
+    "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null", "tag:yaml.org,2002:timestamp",
+}
+
+
+def _convert(node, path, depth, source: SourceFile, loader, problems: Problems):
+    """Node tree to plain data, recording positions and rejecting what content must not use."""
+    name = str(source.path)
+    where = (name, node.start_mark.line + 1, node.start_mark.column + 1)
+    source.values[path] = where[1:]
+    if depth > MAX_DEPTH:
+        problems.add(where, "YAML nesting is too deep", f"content nests at most {MAX_DEPTH} levels")
+        return None
+    if getattr(node, "anchor", None):
+        problems.add(where, "YAML anchors and aliases are not allowed in content",
+                     "write the value out in full")
+        return None
+    if node.tag not in _PLAIN_TAGS:
+        problems.add(where, f"YAML tag {node.tag} is not allowed in content",
+                     "remove the tag; content is plain strings, numbers, lists and mappings")
+        return None
+    if isinstance(node, yaml.MappingNode):
+        result = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                problems.add((name, key_node.start_mark.line + 1, key_node.start_mark.column + 1),
+                             "mapping keys must be plain strings")
+                continue
+            key = key_node.value
+            key_where = (name, key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+            if key in result:
+                first = source.keys[path + (key,)]
+                problems.add(key_where, f"duplicate key '{key}' (first defined at line {first[0]})",
+                             "remove or rename one of them")
+                continue
+            source.keys[path + (key,)] = key_where[1:]
+            result[key] = _convert(value_node, path + (key,), depth + 1, source, loader, problems)
+        return result
+    if isinstance(node, yaml.SequenceNode):
+        return [_convert(item, path + (index,), depth + 1, source, loader, problems)
+                for index, item in enumerate(node.value)]
+    try:
+        return loader.construct_object(node, deep=True)
+    except (ValueError, yaml.YAMLError) as error:
+        problems.add(where, f"invalid value {node.value!r}: {error}",
+                     "quote it if it is meant as text; dates are written YYYY-MM-DD")
+        return None
+
+
+def _compose_node(self, parent, index):
+    # Refuse aliases before they are expanded: no shared nodes, no "billion laughs".
+    if self.check_event(yaml.AliasEvent):
+        event = self.peek_event()
+        raise yaml.composer.ComposerError(
+            None, None, "YAML aliases (*name) are not allowed in content", event.start_mark)
+    if self.depth_guard > MAX_DEPTH:
+        raise yaml.composer.ComposerError(
+            None, None, f"YAML nesting is deeper than {MAX_DEPTH} levels", self.peek_event().start_mark)
+    self.depth_guard += 1
+    try:
+        return yaml.composer.Composer.compose_node(self, parent, index)
+    finally:
+        self.depth_guard -= 1
+
+
+_StrictLoader.compose_node = _compose_node
+_StrictLoader.depth_guard = 0
+
+
+def content_files(folder: Path, problems: Problems, root: Path) -> list[Path]:
+    """Every *.yaml file under a game folder, in sorted (reading) order."""
+    files = []
+    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
+        dirnames.sort()
+        for filename in sorted(filenames):
+            if filename.endswith((".yaml", ".yml")):
+                files.append(Path(dirpath) / filename)
+        for dirname in list(dirnames):
+            full = Path(dirpath) / dirname
+            if full.is_symlink():
+                problems.add((str(_display(full)), 1, 1), "symbolic link to a folder is not followed",
+                             "move the files into content/ instead of linking them")
+    return sorted(files)
