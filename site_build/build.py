@@ -1,0 +1,143 @@
+"""One command builds everything: check, flowcharts, player aids, pages, MkDocs, atomically.
+
+Outputs are cached by content hash (flowcharts, PDFs) or written only when changed (pages), and
+the new site replaces the old one in one rename, so a failed build leaves the last good site.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .pipeline import Checked, check_content
+from .render import layout
+from .render.flowchart import render_svg, to_dot
+from .render.site import render_site
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES = ROOT / "templates"
+
+
+class Progress:
+    """Step-by-step progress on stderr, with the time of each step."""
+
+    def __init__(self, quiet: bool):
+        self.quiet, self.timings = quiet, {}
+
+    @contextlib.contextmanager
+    def step(self, name: str):
+        started = time.perf_counter()
+        if not self.quiet:
+            print(f"  {name}…", end="", file=sys.stderr, flush=True)
+        try:
+            yield
+        except BaseException:
+            if not self.quiet:
+                print(" failed", file=sys.stderr, flush=True)
+            raise
+        elapsed = time.perf_counter() - started
+        self.timings[name] = elapsed
+        if not self.quiet:
+            print(f" {elapsed:.2f} s", file=sys.stderr, flush=True)
+
+
+def write_if_changed(path: Path, data: bytes) -> bool:
+    """Write only when the bytes differ: unchanged files keep their mtime (MkDocs, live reload)."""
+    if path.exists() and path.read_bytes() == data:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    tmp.replace(path)
+    return True
+
+
+def sync_tree(target: Path, files: dict[str, bytes]) -> None:
+    """Make `target` hold exactly `files` (relative path -> bytes), touching only what changed."""
+    for rel, data in files.items():
+        write_if_changed(target / rel, data)
+    wanted = {target / rel for rel in files}
+    if target.exists():
+        for path in sorted(target.rglob("*"), reverse=True):
+            if path.is_file() and path not in wanted:
+                path.unlink()
+            elif path.is_dir() and not any(path.iterdir()):
+                path.rmdir()
+
+
+def static_files() -> dict[str, bytes]:
+    files = {f"assets/{p.relative_to(TEMPLATES / 'site' / 'assets')}": p.read_bytes()
+             for p in (TEMPLATES / "site" / "assets").rglob("*") if p.is_file()}
+    for font in (TEMPLATES / "fonts").iterdir():
+        files[f"assets/fonts/{font.name}"] = font.read_bytes()
+    return files
+
+
+def flowcharts(checked: list[Checked], cache: Path) -> dict[str, bytes]:
+    return {layout.flowchart_file(c.game.id, p.id): render_svg(to_dot(p, c.index), cache / "flowcharts")
+            for c in checked for p in c.game.procedures}
+
+
+def mkdocs_build(docs: Path, site_dir: Path, nav: list) -> None:
+    from mkdocs.commands.build import build as run_mkdocs
+    from mkdocs.config import load_config
+
+    logging.getLogger("mkdocs").setLevel(logging.WARNING)
+    config = load_config(str(ROOT / "mkdocs.yml"), docs_dir=str(docs), site_dir=str(site_dir), nav=nav)
+    run_mkdocs(config)
+
+
+def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
+          work: Path | None = None) -> dict[str, float]:
+    """Check and build everything into `site`; returns the time of each step."""
+    work = work or ROOT / ".build"
+    cache = ROOT / ".cache"
+    progress = Progress(quiet)
+    with progress.step("check content"):
+        checked = check_content(content)
+    with progress.step("flowcharts"):
+        charts = flowcharts(checked, cache)
+    downloads, aids = [], {}
+    if pdfs:
+        from .render.pdf import build_aids
+
+        with progress.step("player aids (PDF)"):
+            aids, downloads = build_aids(checked, charts, cache / "pdf")
+    with progress.step("render pages"):
+        rendered = render_site(checked, downloads)
+        files = {page.path: page.text.encode("utf-8") for page in rendered.pages}
+        files.update(charts)
+        files.update(static_files())
+        docs = work / "docs"
+        sync_tree(docs, files)
+    site = site.resolve()
+    site.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".site-", dir=site.parent))
+    try:
+        with progress.step("mkdocs build"):
+            mkdocs_build(docs, staging, rendered.nav)
+            for rel, data in aids.items():
+                (staging / rel).parent.mkdir(parents=True, exist_ok=True)
+                (staging / rel).write_bytes(data)
+        _swap(staging, site)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    if not quiet:
+        print(f"built {site} ({sum(progress.timings.values()):.1f} s)", file=sys.stderr)
+    return progress.timings
+
+
+def _swap(staging: Path, site: Path) -> None:
+    """Replace the old site with the new one by renames, so readers never see half a site."""
+    old = site.with_name(f".{site.name}-old-{os.getpid()}")
+    if site.exists():
+        site.rename(old)
+    staging.rename(site)
+    shutil.rmtree(old, ignore_errors=True)

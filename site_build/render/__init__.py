@@ -1,0 +1,1 @@
+"""Stage 5, render: site pages, flowcharts and player aids from templates/."""

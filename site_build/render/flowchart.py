@@ -1,0 +1,96 @@
+"""Procedures to flowcharts: DOT from a template, laid out by Graphviz `dot` into SVG.
+
+The same SVG file serves the site and the PDFs. Outputs are cached by a hash of the DOT
+source, so an unchanged procedure is never laid out twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import os
+import shutil
+import subprocess
+import textwrap
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+
+from .. import model
+from ..link import Index
+from .markup import plain_text
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+WRAP = 34
+
+
+class GraphvizError(RuntimeError):
+    pass
+
+
+def _label(text: str, index: Index, width: int = WRAP) -> str:
+    """Plain, escaped, wrapped text for a Graphviz HTML-like label: no DOT injection possible."""
+    lines = []
+    for paragraph in plain_text(text, index).split("\n"):
+        lines += textwrap.wrap(paragraph, width) or [""]
+    return "<br/>".join(html.escape(line, quote=True) for line in lines if line is not None).strip()
+
+
+def numbering(procedure: model.Procedure) -> dict[str, int]:
+    """Step numbers shared by the flowchart and the numbered text (list order)."""
+    return {node.id: number for number, node in enumerate(procedure.nodes, start=1)}
+
+
+def to_dot(procedure: model.Procedure, index: Index) -> str:
+    numbers = numbering(procedure)
+    nodes = [{"id": n.id, "type": n.type, "number": numbers[n.id], "label": _label(n.text, index)}
+             for n in procedure.nodes]
+    edges = []
+    for node in procedure.nodes:
+        if node.type == "step" and node.next:
+            edges.append({"source": node.id, "target": node.next, "label": ""})
+        for branch in node.branches:
+            edges.append({"source": node.id, "target": branch.to,
+                          "label": _label(branch.when, index, 18)})
+    return _template().render(procedure_id=procedure.id, nodes=nodes, edges=edges)
+
+
+@lru_cache(maxsize=1)
+def _template() -> jinja2.Template:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES / "flowchart"),
+                             autoescape=False, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    return env.get_template("flowchart.dot.j2")
+
+
+@lru_cache(maxsize=1)
+def _fontconfig(cache_dir: Path) -> dict[str, str]:
+    """Make Graphviz measure and name the project's shipped font, not whatever the machine has."""
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    config = cache_dir / "fonts.conf"
+    text = (f'<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n'
+            f'  <dir>{TEMPLATES / "fonts"}</dir>\n  <cachedir>{cache_dir / "fontcache"}</cachedir>\n'
+            f'</fontconfig>\n')
+    if not config.exists() or config.read_text() != text:
+        config.write_text(text)
+    return {**os.environ, "FONTCONFIG_FILE": str(config)}
+
+
+def render_svg(dot: str, cache_dir: Path) -> bytes:
+    """SVG for a DOT source, from the cache when the same source was laid out before."""
+    digest = hashlib.sha256(dot.encode()).hexdigest()[:24]
+    cached = cache_dir / f"{digest}.svg"
+    if cached.exists():
+        return cached.read_bytes()
+    if shutil.which("dot") is None:
+        raise GraphvizError("Graphviz `dot` not found; install it with `apt-get install graphviz` "
+                            "(./scripts/build does this)")
+    result = subprocess.run(["dot", "-Tsvg"], input=dot.encode(), capture_output=True,
+                            env=_fontconfig(cache_dir), timeout=60)
+    if result.returncode != 0:
+        raise GraphvizError(f"dot failed: {result.stderr.decode(errors='replace').strip()}")
+    svg = result.stdout
+    tmp = cached.with_suffix(".tmp")
+    tmp.write_bytes(svg)
+    tmp.replace(cached)
+    return svg

@@ -1,0 +1,73 @@
+"""Where every target lives on the site: the one place that knows the page layout."""
+
+from __future__ import annotations
+
+import posixpath
+
+from ..game import Game
+from ..link import Index
+
+STATUS_LABELS = {
+    "missing": "Not in the source",
+    "unverified": "Unverified",
+    "reconstructed": "Reconstructed",
+    "contradictory": "Contradictory in the source",
+}
+
+
+def kind_page(game_id: str, kind_id: str) -> str:
+    return f"{game_id}/kinds/{kind_id}.md"
+
+
+def section_page(game_id: str, section_id: str) -> str:
+    return f"{game_id}/rules/{section_id}.md"
+
+
+def procedure_page(game_id: str, procedure_id: str) -> str:
+    return f"{game_id}/solo/{procedure_id}.md"
+
+
+def flowchart_file(game_id: str, procedure_id: str) -> str:
+    return f"{game_id}/flowcharts/{procedure_id}.svg"
+
+
+def page_of(game: Game, index: Index, key: str) -> tuple[str, str]:
+    """(page path relative to the docs folder, anchor) of a target key such as alliance:interpol."""
+    g = game.id
+    kind, _, ident = key.partition(":")
+    if kind == "rule":
+        page = _section_pages(game)[ident]
+        return (section_page(g, page), "" if page == ident else ident)
+    if kind == "table":
+        return (f"{g}/tables.md", ident)
+    if kind == "procedure":
+        return (procedure_page(g, ident), "")
+    if kind == "example":
+        return (f"{g}/examples.md", ident)
+    if kind == "term":
+        return (f"{g}/glossary.md", ident)
+    if kind == "gap":
+        return (f"{g}/gaps.md", ident)
+    if kind == "module":
+        return (f"{g}/index.md", f"module-{ident}")
+    if kind == "erratum":
+        return (f"{g}/changelog.md", f"erratum-{ident}")
+    if kind == "kind":
+        return (kind_page(g, ident), "")
+    if kind == "game":
+        return (f"{g}/index.md", "")
+    return (kind_page(g, kind), ident)
+
+
+def _section_pages(game: Game) -> dict[str, str]:
+    cached = getattr(game, "_section_pages", None)
+    if cached is None:
+        cached = {section.id: page.id for section, page in game.all_sections()}
+        game._section_pages = cached
+    return cached
+
+
+def link(from_page: str, to_page: str, anchor: str = "") -> str:
+    """Relative Markdown link from one page to another (MkDocs resolves and checks it)."""
+    rel = posixpath.relpath(to_page, posixpath.dirname(from_page) or ".")
+    return f"{rel}#{anchor}" if anchor else rel

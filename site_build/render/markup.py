@@ -1,0 +1,85 @@
+"""Content text to output text: references become links, icons become inline SVG, markup is escaped.
+
+Content is Markdown written by contributors; the site and the PDFs must never receive live
+markup from it. So `<` and `{` (raw HTML, attribute lists) are escaped before anything else,
+and only this module adds HTML: the icon spans and status markers it builds itself.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable
+
+import material
+
+from ..link import REFERENCE, Index
+
+ICON_ROOT = Path(material.__file__).resolve().parent / "templates" / ".icons"
+
+
+@lru_cache(maxsize=None)
+def _glyph(name: str) -> str:
+    svg = (ICON_ROOT / f"{name}.svg").read_text(encoding="utf-8")
+    return svg.replace("<svg ", '<svg aria-hidden="true" focusable="false" ', 1)
+
+
+def icon_html(index: Index, name: str) -> str:
+    icon = index.icons[name]
+    label = html.escape(icon["label"])
+    glyphs = "".join(_glyph(g) for g in icon["glyphs"])
+    return f'<span class="rs-icon" role="img" aria-label="{label}" title="{label}">{glyphs}</span>'
+
+
+def escape_markup(text: str) -> str:
+    """Neutralise raw HTML and attribute lists in content text; Markdown stays Markdown."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace("{", "&#123;")
+
+
+def escape_inline(text: str) -> str:
+    """A plain string (a name, a title) safe inside Markdown: no markup at all."""
+    text = escape_markup(text)
+    return re.sub(r"([\\`*_\[\]#|!])", r"\\\1", text)
+
+
+def render_text(text: str, index: Index, href: Callable[[str], str | None],
+                icon: Callable[[str], str] | None = None) -> str:
+    """Markdown with references as [label](href) links and icons as inline HTML."""
+    icon = icon or (lambda name: icon_html(index, name))
+
+    def replace(match: re.Match) -> str:
+        target, label = match.group(1), match.group(2)
+        kind, _, ident = target.partition(":")
+        if kind == "icon":
+            return icon(ident)
+        shown = escape_inline(label if label else index.name(target))
+        url = href(target)
+        return f"[{shown}]({url})" if url else shown
+
+    parts, last = [], 0
+    for match in REFERENCE.finditer(text):
+        parts.append(escape_markup(text[last:match.start()]))
+        parts.append(replace(match))
+        last = match.end()
+    parts.append(escape_markup(text[last:]))
+    return "".join(parts)
+
+
+def plain_text(text: str, index: Index) -> str:
+    """Text without markup: references become their labels, icons their labels (flowcharts)."""
+    def replace(match: re.Match) -> str:
+        target, label = match.group(1), match.group(2)
+        kind, _, ident = target.partition(":")
+        if kind == "icon":
+            return f"[{index.icons[ident]['label']}]"
+        return label or index.name(target)
+
+    text = REFERENCE.sub(replace, text)
+    return re.sub(r"\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)", "", text)
+
+
+def table_cell(markdown: str) -> str:
+    """Markdown safe inside one pipe-table cell."""
+    return markdown.strip().replace("|", "\\|").replace("\n\n", "<br><br>").replace("\n", " ")

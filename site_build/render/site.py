@@ -1,0 +1,228 @@
+"""Site pages: every game's content as Markdown pages for MkDocs, filled from templates/site/.
+
+Templates decide how things look; this module only decides which pages exist, what each
+receives, and the navigation. A new entity kind renders with the generic `kind.md.j2` until
+someone writes `kinds/<kind>.md.j2`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+import jinja2
+
+from .. import model
+from ..expressions import plain
+from ..game import Game
+from ..link import Index
+from ..pipeline import Checked
+from . import layout
+from .flowchart import numbering
+from .markup import _glyph, escape_inline, render_text, table_cell
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+
+@dataclass
+class Page:
+    path: str  # relative to the docs folder
+    text: str
+
+
+@dataclass
+class Site:
+    pages: list[Page] = field(default_factory=list)
+    nav: list = field(default_factory=list)
+
+
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES / "site"), autoescape=False,
+        # Comments are {## … ##} because Markdown attribute lists use {#id}.
+        comment_start_string="{##", comment_end_string="##}",
+        undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    env.filters["inline"] = escape_inline
+    env.globals["STATUS_LABELS"] = layout.STATUS_LABELS
+    return env
+
+
+class PageContext:
+    """What a template may ask about the content, relative to the page it renders."""
+
+    def __init__(self, game: Game, index: Index, page: str):
+        self.game, self.index, self.page = game, index, page
+
+    def href(self, key: str) -> str:
+        target_page, anchor = layout.page_of(self.game, self.index, key)
+        return layout.link(self.page, target_page, anchor)
+
+    def to(self, path: str, anchor: str = "") -> str:
+        return layout.link(self.page, path, anchor)
+
+    def md(self, text: str | None) -> str:
+        return render_text(text or "", self.index, self.href)
+
+    def cell(self, text: str | None) -> str:
+        return table_cell(self.md(text))
+
+    def name(self, key: str) -> str:
+        return self.index.name(key)
+
+    def ref(self, key: str) -> str:
+        return f"[{escape_inline(self.index.name(key))}]({self.href(key)})"
+
+    def backlinks(self, key: str) -> list[str]:
+        return [k for k in self.index.backlinks.get(key, []) if k in self.index.targets]
+
+    def value(self, raw, spec, entity_status: str = "verified") -> str:
+        """A field or cell value for a table cell, with its status marker where it has one."""
+        if raw is None:
+            return self.marker("missing", "") if entity_status == "missing" else "—"
+        status = raw.get("status") if isinstance(raw, dict) else None
+        value = plain(raw)
+        if status == "missing" or value is None and status:
+            return self.marker("missing", raw.get("note", ""))
+        shown = self._value(value, spec)
+        if status and status != "verified":
+            shown += " " + self.marker(status, raw.get("note", ""))
+        return shown
+
+    def _value(self, value, spec) -> str:
+        if isinstance(value, list):
+            return ", ".join(self._value(v, spec) for v in value) or "—"
+        if isinstance(value, bool):
+            return "Yes" if value else "No"
+        if spec is not None and spec.type in ("ref", "ref-list") and f"{spec.to}:{value}" in self.index.targets:
+            return self.ref(f"{spec.to}:{value}")
+        if spec is not None and spec.type in ("text", "text-list"):
+            return self.cell(str(value))
+        return table_cell(escape_inline(str(value)))
+
+    def marker(self, status: str, note: str) -> str:
+        label = layout.STATUS_LABELS.get(status, status)
+        tail = "check the printed card" if status != "contradictory" else "both statements are shown"
+        text = f"{label}: {tail}."
+        if note:
+            text += " " + table_cell(self.md(note))
+        return f'<span class="rs-gap rs-gap--{status}">{_glyph("material/alert")} **{text}**</span>'
+
+    def fields(self, entity: model.Entity) -> list[tuple[model.FieldDef, str]]:
+        kind = self.game.kind(entity.kind)
+        return [(spec, self.value(entity.fields.get(spec.id), spec, entity.status)) for spec in kind.fields]
+
+    def steps(self, procedure: model.Procedure) -> list[dict]:
+        numbers = numbering(procedure)
+        return [{"node": node, "number": numbers[node.id], "next": numbers.get(node.next),
+                 "branches": [(b.when, numbers.get(b.to)) for b in node.branches]}
+                for node in procedure.nodes]
+
+    def modules_of(self, items) -> list[model.Module]:
+        used = {item.module for item in items}
+        return [m for m in self.game.modules if m.id in used]
+
+
+def gaps_of(game: Game) -> list[dict]:
+    """Every place the data marks as not (fully) from the source: the gaps page and the tests."""
+    found = []
+
+    def add(key, title, status, note, where):
+        found.append({"key": key, "title": title, "status": status, "note": note or "", "where": where})
+
+    for kind in game.kinds:
+        have = len(game.entities_of(kind.id))
+        known = len([e for e in game.entities_of(kind.id) if e.status != "missing"])
+        if kind.count is not None and known < kind.count:
+            add(f"kind:{kind.id}", f"{kind.plural}: {known} of {kind.count} in the source",
+                "missing", kind.count_note or f"The rulebook gives {known} of the {kind.count} {kind.plural.lower()}"
+                + (f"; {have - known} are listed as missing." if have > known else "."), kind.where())
+    for entity in game.entities:
+        key = f"{entity.kind}:{entity.id}"
+        if entity.status != "verified":
+            add(key, entity.name, entity.status, entity.note, entity.where())
+        for name, value in entity.fields.items():
+            if isinstance(value, dict) and value.get("status", "verified") != "verified":
+                add(key, f"{entity.name}: {name}", value["status"], value.get("note"), entity.where("fields", name))
+    for section, _page in game.all_sections():
+        if section.status != "verified":
+            add(f"rule:{section.id}", section.title, section.status, section.note, section.where())
+    for table in game.tables:
+        if table.status != "verified":
+            add(f"table:{table.id}", table.title, table.status, table.note, table.where())
+        for r, row in enumerate(table.rows):
+            for c, value in enumerate(row):
+                if isinstance(value, dict) and value.get("status", "verified") != "verified":
+                    column = table.columns[c].title if c < len(table.columns) else c
+                    add(f"table:{table.id}", f"{table.title}: {plain(row[0])} / {column}",
+                        value["status"], value.get("note"), table.where("rows", r, c))
+    for name in ("procedures", "examples"):
+        for item in getattr(game, name):
+            if item.status != "verified":
+                add(f"{name[:-1]}:{item.id}", item.title, item.status, item.note, item.where())
+    for gap in game.gaps:
+        add(f"gap:{gap.id}", gap.title, gap.status, gap.note, gap.where())
+    return found
+
+
+def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]) -> Site:
+    game, index = checked.game, checked.index
+    g = game.id
+    site = Site()
+
+    def page(path: str, template: str | list[str], **context) -> str:
+        ctx = PageContext(game, index, path)
+        text = env.get_or_select_template(template).render(game=game, index=index, c=ctx, **context)
+        site.pages.append(Page(path, text))
+        return path
+
+    overview = page(f"{g}/index.md", "overview.md.j2", gaps=gaps_of(game),
+                    downloads=[d for d in downloads if d["game"] == g])
+    rules = [{escape_nav(s.title): page(layout.section_page(g, s.id), "section.md.j2", section=s)}
+             for s in game.sections]
+    kinds = [{escape_nav(k.plural): page(layout.kind_page(g, k.id), [f"kinds/{k.id}.md.j2", "kind.md.j2"],
+                                         kind=k, entities=game.entities_of(k.id))}
+             for k in game.kinds]
+    nav = [{"Overview": overview}]
+    if rules:
+        nav.append({"Rules": rules})
+    if kinds:
+        nav.append({"Cards and components": kinds})
+    if game.tables:
+        nav.append({"Reference tables": page(f"{g}/tables.md", "tables.md.j2")})
+    if game.procedures:
+        nav.append({"Solo bot": [{escape_nav(p.title): page(layout.procedure_page(g, p.id), "procedure.md.j2",
+                                                            procedure=p, flowchart=layout.flowchart_file(g, p.id))}
+                                 for p in game.procedures]})
+    if game.examples:
+        nav.append({"Worked examples": page(f"{g}/examples.md", "examples.md.j2")})
+    nav.append({"Glossary": page(f"{g}/glossary.md", "glossary.md.j2")})
+    nav.append({"Gaps in the source": page(f"{g}/gaps.md", "gaps.md.j2", gaps=gaps_of(game))})
+    nav.append({"Changelog": page(f"{g}/changelog.md", "changelog.md.j2")})
+    site.nav = [{escape_nav(game.info.name): nav}]
+    return site
+
+
+def escape_nav(title: str) -> str:
+    return title.replace("\n", " ")
+
+
+def render_site(checked: list[Checked], downloads: list[dict]) -> Site:
+    """All pages of the site, with the navigation MkDocs should show."""
+    env = environment()
+    site = Site()
+    games = [c.game for c in checked]
+    site.pages.append(Page("index.md", env.get_template("home.md.j2").render(
+        games=games, checked=checked, gaps_of=gaps_of)))
+    site.nav.append({"Home": "index.md"})
+    for item in checked:
+        game_site = render_game(env, item, downloads)
+        site.pages += game_site.pages
+        site.nav += game_site.nav
+    site.pages.append(Page("downloads.md", env.get_template("downloads.md.j2").render(
+        games=games, downloads=downloads)))
+    changes = sorted(((e, c.game, PageContext(c.game, c.index, "changelog.md")) for c in checked for e in c.game.errata),
+                     key=lambda t: (t[0].date, t[1].id, t[0].id), reverse=True)
+    site.pages.append(Page("changelog.md", env.get_template("site-changelog.md.j2").render(changes=changes)))
+    site.nav += [{"Downloads": "downloads.md"}, {"Changelog": "changelog.md"}]
+    return site
