@@ -77,6 +77,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--output", default="schema/content.schema.json", help="where to write it")
     p.set_defaults(run=cmd_schema)
 
+    from . import diff, errata  # each adds its own subcommand and options
+
+    errata.configure(sub.add_parser("errata", help="record errata: `rulesmith errata add …`"))
+    diff.configure(sub.add_parser("diff", help="structural difference of the content since a git revision"))
+
     args = parser.parse_args(argv)
     return args.run(args)
 

@@ -76,17 +76,17 @@ class PageContext:
     def backlinks(self, key: str) -> list[str]:
         return [k for k in self.index.backlinks.get(key, []) if k in self.index.targets]
 
-    def value(self, raw, spec, entity_status: str = "verified") -> str:
+    def value(self, raw, spec, entity_status: str = "verified", short: bool = False) -> str:
         """A field or cell value for a table cell, with its status marker where it has one."""
         if raw is None:
-            return self.marker("missing", "") if entity_status == "missing" else "—"
+            return self.marker("missing", "", short) if entity_status == "missing" else "—"
         status = raw.get("status") if isinstance(raw, dict) else None
         value = plain(raw)
         if status == "missing" or value is None and status:
-            return self.marker("missing", raw.get("note", ""))
+            return self.marker("missing", raw.get("note", ""), short)
         shown = self._value(value, spec)
         if status and status != "verified":
-            shown += " " + self.marker(status, raw.get("note", ""))
+            shown += " " + self.marker(status, raw.get("note", ""), short)
         return shown
 
     def _value(self, value, spec) -> str:
@@ -100,13 +100,19 @@ class PageContext:
             return self.cell(str(value))
         return table_cell(escape_inline(str(value)))
 
-    def marker(self, status: str, note: str) -> str:
+    def marker(self, status: str, note: str, short: bool = False) -> str:
         label = layout.STATUS_LABELS.get(status, status)
         tail = "check the printed card" if status != "contradictory" else "both statements are shown"
         text = f"{label}: {tail}."
-        if note:
+        if short:
+            text = {"missing": "not in source", "contradictory": "contradictory"}.get(status, status)
+        elif note:
             text += " " + table_cell(self.md(note))
         return f'<span class="rs-gap rs-gap--{status}">{_glyph("material/alert")} **{text}**</span>'
+
+    def errata_for(self, key: str) -> list:
+        """Errata that changed this item, newest first (the 'changed by erratum' marker)."""
+        return sorted((e for e in self.game.errata if e.target == key), key=lambda e: (e.date, e.id), reverse=True)
 
     def fields(self, entity: model.Entity) -> list[tuple[model.FieldDef, str]]:
         kind = self.game.kind(entity.kind)
