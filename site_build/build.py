@@ -84,6 +84,16 @@ def flowcharts(checked: list[Checked], cache: Path) -> dict[str, bytes]:
             for c in checked for p in c.game.procedures}
 
 
+def render_docs(checked: list[Checked], charts: dict[str, bytes], downloads: list[dict], docs: Path) -> list:
+    """Write the Markdown pages, flowcharts and assets MkDocs builds from; return the nav."""
+    rendered = render_site(checked, downloads)
+    files = {page.path: page.text.encode("utf-8") for page in rendered.pages}
+    files.update(charts)
+    files.update(static_files())
+    sync_tree(docs, files)
+    return rendered.nav
+
+
 def mkdocs_build(docs: Path, site_dir: Path, nav: list) -> None:
     from mkdocs.commands.build import build as run_mkdocs
     from mkdocs.config import load_config
@@ -110,18 +120,14 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
         with progress.step("player aids (PDF)"):
             aids, downloads = build_aids(checked, charts, cache / "pdf")
     with progress.step("render pages"):
-        rendered = render_site(checked, downloads)
-        files = {page.path: page.text.encode("utf-8") for page in rendered.pages}
-        files.update(charts)
-        files.update(static_files())
         docs = work / "docs"
-        sync_tree(docs, files)
+        nav = render_docs(checked, charts, downloads, docs)
     site = site.resolve()
     site.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".site-", dir=site.parent))
     try:
         with progress.step("mkdocs build"):
-            mkdocs_build(docs, staging, rendered.nav)
+            mkdocs_build(docs, staging, nav)
             for rel, data in aids.items():
                 (staging / rel).parent.mkdir(parents=True, exist_ok=True)
                 (staging / rel).write_bytes(data)
