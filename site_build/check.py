@@ -93,6 +93,8 @@ def check_value(value, spec, index: Index, where, problems: Problems, label: str
                          "add value: …, or use status: missing")
             return
         value = value["value"]
+    if value is None:
+        return  # an empty cell or field: not applicable (a gap is written with a status instead)
     kind = spec.type
     checks = {
         "text": lambda v: isinstance(v, str), "string": lambda v: isinstance(v, str),
