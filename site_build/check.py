@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from dataclasses import dataclass
 
 from . import model
 from .expressions import ExpressionError, evaluate, plain
@@ -359,40 +360,97 @@ def check_examples(game: Game, problems: Problems) -> None:
                          "an erratum or edit changed a value this example uses; check the tables or the example")
 
 
-def current_value(game: Game, index: Index, target: str, field: str):
-    """The data's current value for an erratum's target and field; raises KeyError/LookupError."""
+ERRATUM_FIELDS = "fields.<field>, rows.<key>.<column>, nodes.<node>.text, name, title, text, body, " \
+    "description, definition or term"
+_ATTRIBUTES = {"name": "string", "title": "string", "term": "string", "text": "text", "body": "text",
+               "description": "text", "definition": "text"}
+
+
+@dataclass
+class Slot:
+    """The one value an erratum's target and field name: the item holding it and where."""
+
+    item: model.Located  # holds the value; item._path + path is its place in the YAML file
+    path: tuple
+    type: str  # field type of the value (integer, string, text, ref-list …)
+    raw: object  # as written, possibly status-wrapped ({value:, status:, note:})
+    key_column: bool = False  # the first column of a table row (the row key)
+
+    @property
+    def value(self):
+        return plain(self.raw)
+
+
+def erratum_slot(game: Game, index: Index, target: str, field: str) -> Slot:
+    """Where the value of `field` of `target` lives; raises KeyError (target) or LookupError (field)."""
     item = index.targets[target].item
-    parts = field.split(".")
-    if parts[0] == "fields" and len(parts) == 2 and isinstance(item, model.Entity):
-        kinds = {k.id: k for k in game.kinds}
-        if parts[1] not in {f.id for f in kinds[item.kind].fields}:
-            raise LookupError(f"kind '{item.kind}' has no field '{parts[1]}'")
-        return plain(item.fields.get(parts[1]))
-    if parts[0] == "rows" and len(parts) == 3 and isinstance(item, model.Table):
+    head, _, rest = field.partition(".")
+    if head == "fields" and rest and isinstance(item, model.Entity):
+        kind = game.kind(item.kind)
+        spec = next((f for f in kind.fields if f.id == rest), None) if kind else None
+        if spec is None:
+            hint = nearest(rest, [f.id for f in kind.fields]) if kind else ""
+            raise LookupError(f"kind '{item.kind}' has no field '{rest}'" + (f" ({hint})" if hint else ""))
+        return Slot(item, ("fields", rest), spec.type, item.fields.get(rest))
+    if head == "rows" and "." in rest and isinstance(item, model.Table):
+        key, _, column = rest.rpartition(".")  # the key may itself contain dots
         columns = [c.id for c in item.columns]
-        if parts[2] not in columns:
-            raise LookupError(f"table '{item.id}' has no column '{parts[2]}'")
-        for row in item.rows:
-            if str(plain(row[0])) == parts[1]:
-                return plain(row[columns.index(parts[2])])
-        raise LookupError(f"table '{item.id}' has no row '{parts[1]}'")
-    if len(parts) == 1 and parts[0] in ("name", "title", "text", "body", "definition", "term"):
-        if parts[0] in type(item).model_fields:
-            return getattr(item, parts[0])
+        if column not in columns:
+            hint = nearest(column, columns)
+            raise LookupError(f"table '{item.id}' has no column '{column}'" + (f" ({hint})" if hint else ""))
+        c = columns.index(column)
+        for r, row in enumerate(item.rows):
+            if row and str(plain(row[0])) == key and c < len(row):
+                return Slot(item, ("rows", r, c), item.columns[c].type, row[c], key_column=c == 0)
+        raise LookupError(f"table '{item.id}' has no row '{key}'")
+    if head == "nodes" and rest.endswith(".text") and isinstance(item, model.Procedure):
+        node_id = rest.removesuffix(".text")
+        node = next((n for n in item.nodes if n.id == node_id), None)
+        if node is None:
+            raise LookupError(f"procedure '{item.id}' has no node '{node_id}'")
+        return Slot(node, ("text",), "text", node.text)
+    if not rest and head in _ATTRIBUTES and head in type(item).model_fields:
+        return Slot(item, (head,), _ATTRIBUTES[head], getattr(item, head))
     raise LookupError(f"'{field}' is not a field of {target}")
 
 
+def current_value(game: Game, index: Index, target: str, field: str):
+    """The data's current value for an erratum's target and field; raises KeyError/LookupError."""
+    return erratum_slot(game, index, target, field).value
+
+
+def same_value(a, b) -> bool:
+    """Equal as content: same type (true is not 1), text equal but for trailing line breaks."""
+    if isinstance(a, str) and isinstance(b, str):
+        return a.rstrip() == b.rstrip()
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+    return a == b
+
+
 def check_errata(game: Game, index: Index, problems: Problems, today: datetime.date) -> None:
+    """Every record names an existing value; the latest record of each value equals the data,
+    and earlier records of the same value chain into it (each one's new is the next one's old)."""
     seen = {}
+    chains: dict[tuple[str, str], list[tuple[model.Erratum, object]]] = {}
     for erratum in game.errata:
         if erratum.id in seen:
-            problems.add(erratum.where("id"), f"duplicate erratum id '{erratum.id}' (first at line {seen[erratum.id]})",
+            file, line, _ = seen[erratum.id].where()
+            problems.add(erratum.where("id"), f"duplicate erratum id '{erratum.id}' (first at {file}:{line})",
                          "give every erratum its own id")
             continue
-        seen[erratum.id] = erratum.where()[1]
+        seen[erratum.id] = erratum
         if erratum.date > today:
             problems.add(erratum.where("date"), f"erratum date {erratum.date} is in the future",
                          f"use the date the erratum was published, on or before {today}")
+        if erratum.source.url is not None and not erratum.source.url.startswith("https://"):
+            problems.add(erratum.where("source", "url"), f"erratum source url '{erratum.source.url}' is not https",
+                         "link to an https:// page, or leave url out")
+        if same_value(erratum.old, erratum.new):
+            problems.add(erratum.where("old"), f"erratum '{erratum.id}' changes nothing (old equals new)",
+                         "record the value before the change as old")
         if erratum.target not in index.targets:
             problems.add(erratum.where("target"), f"erratum targets unknown {erratum.target}",
                          nearest(erratum.target, index.targets) or "name an existing kind:id")
@@ -400,13 +458,19 @@ def check_errata(game: Game, index: Index, problems: Problems, today: datetime.d
         try:
             value = current_value(game, index, erratum.target, erratum.field)
         except LookupError as error:
-            problems.add(erratum.where("field"), f"erratum field: {error.args[0]}",
-                         "fields.<field>, rows.<key>.<column>, name, text, title or body")
+            problems.add(erratum.where("field"), f"erratum field: {error.args[0]}", ERRATUM_FIELDS)
             continue
-        if value != erratum.new:
-            problems.add(erratum.where("new"),
-                         f"erratum '{erratum.id}' says {erratum.field} is now {erratum.new!r}, but the data has {value!r}",
+        chains.setdefault((erratum.target, erratum.field), []).append((erratum, value))
+    for records in chains.values():
+        records.sort(key=lambda pair: pair[0].date)  # stable: same date keeps file order
+        for (earlier, _), (later, _) in zip(records, records[1:]):
+            if not same_value(earlier.new, later.old):
+                problems.add(later.where("old"),
+                             f"erratum '{later.id}' says {later.field} was {later.old!r}, but the earlier "
+                             f"erratum '{earlier.id}' set it to {earlier.new!r}",
+                             "errata of one value must chain: each old is the previous new")
+        latest, value = records[-1]
+        if not same_value(value, latest.new):
+            problems.add(latest.where("new"),
+                         f"erratum '{latest.id}' says {latest.field} is now {latest.new!r}, but the data has {value!r}",
                          "apply the erratum to the data, or correct the record")
-        if erratum.old == erratum.new:
-            problems.add(erratum.where("old"), f"erratum '{erratum.id}' changes nothing (old equals new)",
-                         "record the value before the change as old")

@@ -88,6 +88,11 @@ class _StrictLoader(yaml.composer.Composer, yaml.constructor.SafeConstructor, ya
         self._events.dispose()
 
 
+def _line(text: str, number: int) -> str:
+    lines = text.splitlines()
+    return lines[number - 1] if 0 < number <= len(lines) else ""
+
+
 def _display(path: Path) -> Path:
     try:
         return path.resolve().relative_to(Path.cwd())
@@ -141,7 +146,7 @@ def read_file(path: Path, problems: Problems, root: Path | None = None) -> Sourc
             message, hint = problem, "write the value out in full instead of using &anchor / *alias"
         elif "nesting" in problem:
             message, hint = problem, "flatten the structure; content never nests this deep"
-        elif "\t" in problem or "tab" in problem:
+        elif "\t" in problem or "tab" in problem or "\t" in _line(text, line)[: max(col, 1)]:
             message, hint = f"YAML syntax error: {problem}", "indent with spaces, not tabs"
         else:
             message, hint = f"YAML syntax error: {problem}", "check quotes, colons and indentation around here"
