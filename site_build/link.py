@@ -71,6 +71,8 @@ def build_index(game: Game, problems: Problems) -> Index:
                          "reserved: " + ", ".join(model.RESERVED_KINDS))
     for module in game.modules:
         add("module", module.id, module.name, module)
+    for kind in game.kinds:
+        add("kind", kind.id, kind.plural, kind)
     for entity in game.entities:
         if entity.kind is None:
             problems.add(entity.where(), f"entity '{entity.id}' has no kind",

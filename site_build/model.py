@@ -18,7 +18,7 @@ Text = str  # Markdown with [[kind:id]] references and [[icon:name]] icons
 Status = Literal["verified", "unverified", "missing", "reconstructed", "contradictory"]
 FieldType = Literal["text", "string", "integer", "number", "boolean", "enum", "ref", "ref-list",
                     "text-list", "string-list", "integer-list"]
-RESERVED_KINDS = ("rule", "table", "procedure", "example", "term", "module", "icon", "gap")
+RESERVED_KINDS = ("kind", "rule", "table", "procedure", "example", "term", "module", "icon", "gap")
 
 
 class Strict(BaseModel):
