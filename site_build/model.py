@@ -184,6 +184,8 @@ class Example(Fidelity):
     module: Id | None = None
     source: Source | None = None
     text: Text
+    printed: bool = Field(default=True, description="False for a check case that applies a stated rule "
+                          "rather than an example printed in the rulebook.")
     inputs: dict[str, Any] = {}
     expression: str | None = None
     result: Any = None

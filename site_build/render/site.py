@@ -23,6 +23,8 @@ from .flowchart import numbering
 from .markup import _glyph, escape_inline, render_text, table_cell
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+KIND_LABELS = {"rule": "rules", "table": "table", "procedure": "solo bot", "example": "example",
+               "term": "glossary", "module": "module", "gap": "gap", "kind": "list"}
 
 
 @dataclass
@@ -75,6 +77,13 @@ class PageContext:
 
     def backlinks(self, key: str) -> list[str]:
         return [k for k in self.index.backlinks.get(key, []) if k in self.index.targets]
+
+    def labelled_ref(self, key: str) -> str:
+        """A link followed by what the target is, so two things of the same name stay apart."""
+        kind = key.partition(":")[0]
+        declared = self.game.kind(kind)
+        label = declared.name.lower() if declared else KIND_LABELS.get(kind, kind)
+        return f"{self.ref(key)} <small>({escape_inline(label)})</small>"
 
     def value(self, raw, spec, entity_status: str = "verified", short: bool = False) -> str:
         """A field or cell value for a table cell, with its status marker where it has one."""
