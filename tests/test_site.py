@@ -1,0 +1,144 @@
+"""End to end: build the real site into a temporary folder and read it as a reader would."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from site_build.pipeline import check_content
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    site = tmp_path_factory.mktemp("e2e") / "site"
+    result = subprocess.run([sys.executable, "-m", "site_build.cli", "build", "--no-pdf", "--quiet",
+                             "--site", str(site)], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return site, check_content(ROOT / "content")
+
+
+def test_home_lists_every_game(built):
+    site, checked = built
+    home = (site / "index.html").read_text(encoding="utf-8")
+    for item in checked:
+        assert item.game.info.name.split(":")[0] in home
+        assert f'href="{item.game.id}/index.html"' in home
+
+
+def test_statecraft_pages_exist(built):
+    site, checked = built
+    statecraft = next(c.game for c in checked if c.game.id == "statecraft")
+    expected = ["index.html", "tables.html", "glossary.html", "gaps.html", "examples.html", "changelog.html"]
+    expected += [f"rules/{s.id}.html" for s in statecraft.sections]
+    expected += [f"kinds/{k.id}.html" for k in statecraft.kinds]
+    expected += [f"solo/{p.id}.html" for p in statecraft.procedures]
+    missing = [page for page in expected if not (site / "statecraft" / page).exists()]
+    assert missing == []
+
+
+def test_every_entity_has_an_anchor_on_its_kind_page(built):
+    site, checked = built
+    missing = []
+    for item in checked:
+        for entity in item.game.entities:
+            page = (site / item.game.id / "kinds" / f"{entity.kind}.html").read_text(encoding="utf-8")
+            if f'id="{entity.id}"' not in page:
+                missing.append(f"{item.game.id}:{entity.kind}:{entity.id}")
+    assert missing == []
+
+
+def test_search_index_finds_every_entity_by_name(built):
+    site, checked = built
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    titles = {doc["title"] for doc in index["docs"]}
+    locations = {doc["location"] for doc in index["docs"]}
+    missing = []
+    for item in checked:
+        for entity in item.game.entities:
+            if entity.name not in titles or f"{item.game.id}/kinds/{entity.kind}.html#{entity.id}" not in locations:
+                missing.append(entity.name)
+    assert missing == []
+
+
+def test_every_procedure_has_a_flowchart_svg_with_its_steps(built):
+    site, checked = built
+    problems = []
+    for item in checked:
+        for procedure in item.game.procedures:
+            svg = site / item.game.id / "flowcharts" / f"{procedure.id}.svg"
+            if not svg.exists():
+                problems.append(f"{svg} missing")
+                continue
+            text = svg.read_text(encoding="utf-8")
+            nodes = text.count('class="node"')
+            if "<svg" not in text or nodes != len(procedure.nodes):
+                problems.append(f"{svg}: {nodes} nodes, expected {len(procedure.nodes)}")
+            page = (site / item.game.id / "solo" / f"{procedure.id}.html").read_text(encoding="utf-8")
+            if f"../flowcharts/{procedure.id}.svg" not in page:
+                problems.append(f"{procedure.id}: page does not show its flowchart")
+    assert problems == []
+
+
+def test_gaps_page_lists_every_gap(built):
+    from site_build.render.site import gaps_of
+
+    site, checked = built
+    missing = []
+    for item in checked:
+        page = (site / item.game.id / "gaps.html").read_text(encoding="utf-8")
+        for gap in gaps_of(item.game):
+            if gap["status"] not in ("missing", "unverified", "reconstructed", "contradictory"):
+                missing.append(gap["key"])
+        rows = page.count("<tr>") - 1
+        if rows != len(gaps_of(item.game)):
+            missing.append(f"{item.game.id}: {rows} rows for {len(gaps_of(item.game))} gaps")
+    assert missing == []
+
+
+def test_referred_to_by_appears_on_referenced_entities(built):
+    site, checked = built
+    missing = []
+    for item in checked:
+        for key, owners in item.index.backlinks.items():
+            kind, _, ident = key.partition(":")
+            if item.game.kind(kind) is None or not owners:
+                continue
+            page = (site / item.game.id / "kinds" / f"{kind}.html").read_text(encoding="utf-8")
+            section = page.split(f'id="{ident}"', 1)[1].split("<h2", 1)[0]
+            if "Referred to by" not in section:
+                missing.append(f"{item.game.id}:{key}")
+    assert missing == []
+
+
+def test_failed_build_leaves_previous_site_intact(built, tmp_path):
+    site, _ = built
+    before = sorted(p.relative_to(site) for p in site.rglob("*"))
+    bad = tmp_path / "content" / "statecraft"
+    bad.mkdir(parents=True)
+    (bad / "game.yaml").write_text("game: [unclosed\n")
+    result = subprocess.run([sys.executable, "-m", "site_build.cli", "--content", str(tmp_path / "content"),
+                             "build", "--no-pdf", "--quiet", "--site", str(site)], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 1 and "statecraft/game.yaml:2:1: YAML syntax error" in result.stderr
+    assert sorted(p.relative_to(site) for p in site.rglob("*")) == before
+
+
+def test_failure_while_building_keeps_the_old_site(built, tmp_path, monkeypatch):
+    from site_build import build as build_module
+
+    site, _ = built
+    before = {p.relative_to(site): p.stat().st_mtime_ns for p in site.rglob("*")}
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("mkdocs failed half-way")
+
+    monkeypatch.setattr(build_module, "mkdocs_build", broken)
+    with pytest.raises(RuntimeError):
+        build_module.build(ROOT / "content", site, pdfs=False, quiet=True, work=tmp_path / "work")
+    assert {p.relative_to(site): p.stat().st_mtime_ns for p in site.rglob("*")} == before
+    assert not [p for p in site.parent.iterdir() if p.name.startswith(".site-")]
