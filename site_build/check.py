@@ -23,6 +23,7 @@ MD_LINK_DEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(\s|$)", re.MULTILINE
 
 def check_game(game: Game, index: Index, problems: Problems, today: datetime.date | None = None) -> None:
     check_modules_and_sources(game, problems)
+    check_declarations(game, problems)
     check_texts(game, problems)
     check_entities(game, index, problems)
     check_tables(game, index, problems)
@@ -41,11 +42,6 @@ def _items_with_module(game: Game):
 def check_modules_and_sources(game: Game, problems: Problems) -> None:
     modules = {m.id for m in game.modules}
     sources = {s.id for s in game.info.sources}
-    seen = {}
-    for module in game.modules:
-        if module.id in seen:
-            problems.add(module.where("id"), f"duplicate module id '{module.id}'", "rename one")
-        seen[module.id] = module
     for item in _items_with_module(game):
         if item.module is not None and item.module not in modules:
             problems.add(item.where("module"), f"unknown module '{item.module}'",
@@ -59,12 +55,29 @@ def check_modules_and_sources(game: Game, problems: Problems) -> None:
                          "a gap is missing, unverified, reconstructed or contradictory")
 
 
+def check_declarations(game: Game, problems: Problems) -> None:
+    """Kind fields and table columns: unique ids, `to:` naming a declared kind."""
+    kinds = {k.id for k in game.kinds} | {"kind"}  # `to: kind` refers to the kinds themselves
+    owners = [(k, "kind", k.id, "fields", k.fields) for k in game.kinds]
+    owners += [(t, "table", t.id, "columns", t.columns) for t in game.tables]
+    for owner, what, owner_id, attr, specs in owners:
+        seen = set()
+        for n, spec in enumerate(specs):
+            if spec.id in seen and what == "kind":  # duplicate columns: check_tables
+                problems.add(owner.where(attr, n, "id"), f"duplicate field id '{spec.id}' in kind '{owner_id}'",
+                             "give every field its own id")
+            seen.add(spec.id)
+            if spec.to is not None and spec.to not in kinds:
+                problems.add(owner.where(attr, n, "to"), f"{what} '{owner_id}': '{spec.id}' refers to unknown kind '{spec.to}'",
+                             nearest(spec.to, kinds) or "declare the kind under `kinds:` in game.yaml")
+
+
 def check_texts(game: Game, problems: Problems) -> None:
     """No live markup and only https links: content must not inject into readers' browsers."""
     for text in texts(game):
         base = text.item._path + text.path
         for match in RAW_HTML.finditer(text.value):
-            where = text.item._file.find_text(base, match.group(0))
+            where = text.item._file.find_text(base, text.value[match.start():].split("\n", 1)[0])
             problems.add(where, "raw HTML is not allowed in content text",
                          "write Markdown; for a literal '<' add a space after it")
         for url in MD_LINK.findall(text.value) + [m[0] for m in MD_LINK_DEF.findall(text.value)]:
@@ -74,8 +87,10 @@ def check_texts(game: Game, problems: Problems) -> None:
                              "links in content must be https:// URLs; use [[kind:id]] for references")
 
 
-def check_value(value, spec, index: Index, where, problems: Problems, label: str) -> None:
-    """Check one field or cell value against its declared type (field or column)."""
+def check_value(value, spec, index: Index, where, problems: Problems, label: str, at=None) -> None:
+    """Check one field or cell value against its declared type (field or column).
+
+    `at(i)`, when given, locates the i-th item of a list value (else `where` is used)."""
     if isinstance(value, dict):
         status = value.get("status")
         extra = set(value) - {"status", "value", "note"}
@@ -111,8 +126,8 @@ def check_value(value, spec, index: Index, where, problems: Problems, label: str
         item_spec = model.Column(id="item", title="item", type={
             "ref-list": "ref", "text-list": "text", "string-list": "string", "integer-list": "integer"}[kind],
             to=spec.to, min=spec.min, max=spec.max)
-        for item in value:
-            check_value(item, item_spec, index, where, problems, label)
+        for i, item in enumerate(value):
+            check_value(item, item_spec, index, at(i) if at else where, problems, label)
         return
     if value is None or not checks[kind](value):
         problems.add(where, f"{label} must be {'an' if kind[0] in 'aeiou' else 'a'} {kind}, got {value!r}",
@@ -125,12 +140,14 @@ def check_value(value, spec, index: Index, where, problems: Problems, label: str
         if spec.min is not None and value < spec.min or spec.max is not None and value > spec.max:
             problems.add(where, f"{label}: {value} is out of range",
                          f"allowed: {spec.min if spec.min is not None else '…'} to {spec.max if spec.max is not None else '…'}")
-    if kind == "ref":
+    if kind == "ref" and f"kind:{spec.to}" in index.targets:  # else reported by check_declarations
         key = f"{spec.to}:{value}"
-        if key not in index.targets:
+        if key not in index.targets and value not in index.invalid_ids:
             same = [k.split(':', 1)[1] for k in index.targets if k.startswith(spec.to + ":")]
+            other = [k for k in index.targets if k.endswith(":" + value)]
             problems.add(where, f"{label}: unknown {spec.to} '{value}'",
-                         nearest(value, same) or f"no {spec.to} with that id")
+                         f"'{value}' is {', '.join(other)}, not a {spec.to}" if other
+                         else nearest(value, same) or f"no {spec.to} with that id")
 
 
 def check_entities(game: Game, index: Index, problems: Problems) -> None:
@@ -147,7 +164,8 @@ def check_entities(game: Game, index: Index, problems: Problems) -> None:
                              f"kind '{kind.id}' has no field '{name}'",
                              nearest(name, declared) or f"declare it under kinds: {kind.id}: fields")
                 continue
-            check_value(value, spec, index, entity.where("fields", name), problems, f"field '{name}'")
+            check_value(value, spec, index, entity.where("fields", name), problems, f"field '{name}'",
+                        at=lambda i, name=name: entity.where("fields", name, i))
         for spec in kind.fields:
             if spec.required and spec.id not in entity.fields and entity.status != "missing":
                 problems.add(entity.where("fields") if entity.fields else entity.where(),
@@ -182,7 +200,7 @@ def check_tables(game: Game, index: Index, problems: Problems) -> None:
                 continue
             for c, value in enumerate(row):
                 check_value(value, table.columns[c], index, table.where("rows", r, c), problems,
-                            f"cell '{table.columns[c].id}'")
+                            f"cell '{table.columns[c].id}'", at=lambda i, r=r, c=c: table.where("rows", r, c, i))
             key = plain(row[0])
             if key in keys:
                 problems.add(table.where("rows", r, 0), f"duplicate row key {key!r} (first in row {keys[key] + 1})",
@@ -248,6 +266,9 @@ def check_tables(game: Game, index: Index, problems: Problems) -> None:
                 kc = columns.index(rule.kind_column)
                 for row in rows:
                     kind_id, count = plain(row[kc]), plain(row[c])
+                    if isinstance(count, str) and count.strip().isdigit():
+                        count = int(count)  # quantities kept as printed text, e.g. "40"
+
                     if kind_id is None:
                         continue
                     kind = kinds.get(kind_id)
@@ -272,14 +293,14 @@ def check_procedures(game: Game, problems: Problems) -> None:
         if procedure.start not in nodes:
             problems.add(procedure.where("start"), f"start node '{procedure.start}' does not exist",
                          nearest(procedure.start, nodes) or "name one of the nodes")
-            continue
-        edges = {}
+        edges, dangling = {}, set()  # dangling: nodes with an unknown target (reported once, below)
         for node in procedure.nodes:
             targets = []
             if node.type == "step":
                 if node.next is None:
                     problems.add(node.where(), f"step '{node.id}' has no next",
                                  "add next: <node id>, or make it type: end")
+                    dangling.add(node.id)
                 else:
                     targets.append((node.next, node.where("next")))
                 if node.branches:
@@ -306,8 +327,9 @@ def check_procedures(game: Game, problems: Problems) -> None:
                 if target not in nodes:
                     problems.add(where, f"unknown node '{target}' in procedure '{procedure.id}'",
                                  nearest(target, nodes) or "name one of the nodes")
+                    dangling.add(node.id)
             edges[node.id] = [t for t, _ in targets if t in nodes]
-        reached = _reach(procedure.start, edges)
+        reached = _reach(procedure.start, edges) if procedure.start in nodes else set(nodes)
         for node in procedure.nodes:
             if node.id not in reached:
                 problems.add(node.where("id"), f"node '{node.id}' cannot be reached from start '{procedure.start}'",
@@ -321,7 +343,7 @@ def check_procedures(game: Game, problems: Problems) -> None:
             for target in targets:
                 reverse.setdefault(target, []).append(source)
         can_end = set()
-        for end in ends:
+        for end in ends | dangling:
             can_end |= _reach(end, reverse)
         for node in procedure.nodes:
             if node.id in reached and node.id not in can_end and ends:
@@ -452,6 +474,8 @@ def check_errata(game: Game, index: Index, problems: Problems, today: datetime.d
             problems.add(erratum.where("old"), f"erratum '{erratum.id}' changes nothing (old equals new)",
                          "record the value before the change as old")
         if erratum.target not in index.targets:
+            if erratum.target.partition(":")[2] in index.invalid_ids:
+                continue  # declared in a file that failed validation: reported there
             problems.add(erratum.where("target"), f"erratum targets unknown {erratum.target}",
                          nearest(erratum.target, index.targets) or "name an existing kind:id")
             continue

@@ -1,0 +1,116 @@
+"""The built site in a real browser (Debian's Chromium, driven by Playwright) at phone and desktop widths."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+WIDTHS = [(390, 844), (1280, 900)]
+
+playwright = pytest.importorskip("playwright.sync_api", reason="playwright is installed by ./scripts/test")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    site = tmp_path_factory.mktemp("browser") / "site"
+    result = subprocess.run([sys.executable, "-m", "site_build.cli", "build", "--no-pdf", "--quiet", "--site", str(site)],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail("chromium is not installed; ./scripts/test installs it with apt-get")
+    with playwright.sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--no-first-run", "--disable-sync"])
+        yield instance
+        instance.close()
+
+
+def open_page(browser, url, width, height):
+    page = browser.new_page(viewport={"width": width, "height": height})
+    errors = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    return page, errors
+
+
+@pytest.mark.parametrize("width, height", WIDTHS)
+@pytest.mark.parametrize("path", ["index.html", "statecraft/index.html", "deep-state/index.html", "dei/index.html"])
+def test_pages_load_without_console_errors(server, browser, path, width, height):
+    page, errors = open_page(browser, f"{server}/{path}", width, height)
+    assert page.locator("h1").first.is_visible()
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    page.close()
+    assert errors == []
+    assert overflow <= 1, f"page is {overflow}px wider than the window"
+
+
+@pytest.mark.parametrize("width, height", WIDTHS)
+@pytest.mark.parametrize("query, expected", [("Interpol", "Interpol"), ("Davos Forum", "Davos Forum"),
+                                             ("Tolstoj", "Tolstoj")])
+def test_search_finds_entities(server, browser, query, expected, width, height):
+    page, errors = open_page(browser, f"{server}/index.html", width, height)
+    toggle = page.locator("label.md-header__button[for='__search']")
+    search = page.locator("input.md-search__input")
+    (toggle if toggle.is_visible() else search).click()  # phones open search from an icon
+    page.keyboard.type(query)  # Material searches on key events, not on a programmatic fill
+    results = page.locator(".md-search-result__item")
+    results.first.wait_for(state="visible", timeout=10000)
+    texts = " ".join(results.all_inner_texts()[:10])
+    page.close()
+    assert expected in texts
+    assert errors == []
+
+
+@pytest.mark.parametrize("width, height", WIDTHS)
+def test_flowchart_is_visible(server, browser, width, height):
+    page, errors = open_page(browser, f"{server}/dei/solo/automa-move.html", width, height)
+    image = page.locator("img.rs-flowchart")
+    assert image.is_visible()
+    assert page.evaluate("document.querySelector('img.rs-flowchart').naturalWidth") > 100
+    box = image.bounding_box()
+    page.close()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1
+    assert errors == []
+
+
+@pytest.mark.parametrize("width, height", WIDTHS)
+def test_cross_reference_lands_on_its_anchor(server, browser, width, height):
+    page, errors = open_page(browser, f"{server}/statecraft/rules/conflict.html", width, height)
+    link = page.locator("article a[href*='tables.html#']").first
+    target = link.get_attribute("href").split("#", 1)[1]
+    link.click()
+    page.wait_for_load_state("networkidle")
+    assert page.url.endswith(f"#{target}")
+    heading = page.locator(f"[id='{target}']")
+    assert heading.count() == 1
+    top = heading.bounding_box()["y"]
+    page.close()
+    assert 0 <= top < height
+    assert errors == []
