@@ -117,7 +117,8 @@ class PageContext:
             text = {"missing": "not in source", "contradictory": "contradictory"}.get(status, status)
         elif note:
             text += " " + table_cell(self.md(note))
-        return f'<span class="rs-gap rs-gap--{status}">{_glyph("material/alert")} **{text}**</span>'
+        size = " rs-gap--short" if short else ""
+        return f'<span class="rs-gap rs-gap--{status}{size}">{_glyph("material/alert")} **{text}**</span>'
 
     def errata_for(self, key: str) -> list:
         """Errata that changed this item, newest first (the 'changed by erratum' marker)."""
