@@ -84,11 +84,14 @@ def flowcharts(checked: list[Checked], cache: Path) -> dict[str, bytes]:
             for c in checked for p in c.game.procedures}
 
 
-def render_docs(checked: list[Checked], charts: dict[str, bytes], downloads: list[dict], docs: Path) -> list:
-    """Write the Markdown pages, flowcharts and assets MkDocs builds from; return the nav."""
+def render_docs(checked: list[Checked], charts: dict[str, bytes], downloads: list[dict], docs: Path,
+                aids: dict[str, bytes] | None = None) -> list:
+    """Write the Markdown pages, flowcharts, PDFs and assets MkDocs builds from; return the nav.
+    The PDFs go in with the pages so that MkDocs copies them and checks every link to them."""
     rendered = render_site(checked, downloads)
     files = {page.path: page.text.encode("utf-8") for page in rendered.pages}
     files.update(charts)
+    files.update(aids or {})
     files.update(static_files())
     sync_tree(docs, files)
     return rendered.nav
@@ -104,10 +107,12 @@ def mkdocs_build(docs: Path, site_dir: Path, nav: list) -> None:
 
 
 def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
-          work: Path | None = None) -> dict[str, float]:
-    """Check and build everything into `site`; returns the time of each step."""
+          work: Path | None = None, cache: Path | None = None) -> dict[str, float]:
+    """Check and build everything into `site`; returns the time of each step.
+    `work` (default .build/) holds the generated pages, `cache` (default .cache/) the outputs
+    cached by content hash; the benchmark points both at empty folders for a clean build."""
     work = work or ROOT / ".build"
-    cache = ROOT / ".cache"
+    cache = cache or ROOT / ".cache"
     progress = Progress(quiet)
     with progress.step("check content"):
         checked = check_content(content)
@@ -121,16 +126,13 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
             aids, downloads = build_aids(checked, charts, cache / "pdf")
     with progress.step("render pages"):
         docs = work / "docs"
-        nav = render_docs(checked, charts, downloads, docs)
+        nav = render_docs(checked, charts, downloads, docs, aids)
     site = site.resolve()
     site.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".site-", dir=site.parent))
     try:
         with progress.step("mkdocs build"):
             mkdocs_build(docs, staging, nav)
-            for rel, data in aids.items():
-                (staging / rel).parent.mkdir(parents=True, exist_ok=True)
-                (staging / rel).write_bytes(data)
         _swap(staging, site)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

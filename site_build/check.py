@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import datetime
 import re
+from html.parser import HTMLParser
 from dataclasses import dataclass
 
 from . import model
 from .expressions import ExpressionError, evaluate, plain
 from .game import Game
-from .link import Index, texts
+from .link import REFERENCE, Index, texts
 from .problems import Problems, nearest
 
 STATUSES = ("verified", "unverified", "missing", "reconstructed", "contradictory")
@@ -80,11 +81,40 @@ def check_texts(game: Game, problems: Problems) -> None:
             where = text.item._file.find_text(base, text.value[match.start():].split("\n", 1)[0])
             problems.add(where, "raw HTML is not allowed in content text",
                          "write Markdown; for a literal '<' add a space after it")
-        for url in MD_LINK.findall(text.value) + [m[0] for m in MD_LINK_DEF.findall(text.value)]:
-            if not url.startswith("https://"):
-                where = text.item._file.find_text(base, url or "](")
-                problems.add(where, f"link target '{url}' is not allowed",
-                             "links in content must be https:// URLs; use [[kind:id]] for references")
+        bad = [url for url in MD_LINK.findall(text.value) + [m[0] for m in MD_LINK_DEF.findall(text.value)]
+               if not url.startswith("https://")]
+        if "]:" in text.value or "](" in text.value:  # what Markdown really links to (nested definitions …)
+            bad += [url for url in _rendered_targets(text.value) if not url.startswith("https://")
+                    and not any(url.startswith(b) or b.startswith(url) for b in bad if b)]
+        for url in bad:
+            where = text.item._file.find_text(base, url or "](")
+            problems.add(where, f"link target '{url}' is not allowed",
+                         "links in content must be https:// URLs; use [[kind:id]] for references")
+
+
+_markdown = None
+
+
+class _Targets(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.found = []
+
+    def handle_starttag(self, tag, attrs):
+        self.found += [value or "" for name, value in attrs if name in ("href", "src")]
+
+
+def _rendered_targets(text: str) -> list[str]:
+    """Link and image targets Python-Markdown makes of a text (references left out)."""
+    global _markdown
+    if _markdown is None:
+        import markdown
+
+        _markdown = markdown.Markdown(extensions=["admonition", "tables"])  # as mkdocs.yml, less attr_list/toc
+    escaped = REFERENCE.sub("", text).replace("&", "&amp;").replace("<", "&lt;")  # as render.markup does
+    targets = _Targets()
+    targets.feed(_markdown.reset().convert(escaped))
+    return targets.found
 
 
 def check_value(value, spec, index: Index, where, problems: Problems, label: str, at=None) -> None:

@@ -1,7 +1,451 @@
-"""`rulesmith diff <revision>`: what changed in the content, entity by entity (issue: errata)."""
+"""`rulesmith diff <revision>`: what changed in the content, entity by entity (issue: errata).
+
+The content tree at the revision is taken from git (`git archive`) into a temporary folder and
+both trees are loaded by the pipeline (checked when they check clean, else only loaded, so an
+old revision with problems can still be compared). Every item (entity, table, procedure,
+section, example, term, gap, module, kind) is flattened to `path → value` and compared:
+added, removed, renamed (same id, new name) and every changed value, old → new, grouped by game.
+"""
 
 from __future__ import annotations
 
+import difflib
+import io
+import json
+import subprocess
+import sys
+import tarfile
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import model
+from .expressions import plain
+from .game import Game, load_games
+from .pipeline import check_content
+from .problems import ContentError, Problems
+
+NAME_FIELDS = ("name", "title", "term", "plural")  # what "renamed" means for each kind of item
+LABELS = {"rule": "Rules section", "table": "Table", "procedure": "Procedure", "example": "Example",
+          "term": "Glossary term", "gap": "Gap", "module": "Module", "kind": "Kind", "game": "Game"}
+
+
+class DiffError(Exception):
+    pass
+
+
+@dataclass
+class Item:
+    key: str  # kind:id
+    label: str  # "Country card", "Table" …
+    name: str
+    values: dict[str, object]  # flattened: "fields.ct" → 3, "rows.4+.extra" → 1 …
+    titles: dict[str, str] = field(default_factory=dict)  # path → reader-facing label
+    rows: dict[str, list] = field(default_factory=dict)  # tables: row key → the row's cells
+
+
+@dataclass
+class Snapshot:
+    """One game as loaded at one revision."""
+
+    id: str
+    name: str
+    items: dict[str, Item]
+    errata: dict[str, model.Erratum]
+
+
+@dataclass
+class Change:
+    path: str
+    title: str
+    old: object  # None: not there
+    new: object
+
+
+@dataclass
+class ItemDiff:
+    status: str  # added | removed | renamed | changed
+    key: str
+    label: str
+    name: str
+    old_name: str = ""
+    changes: list[Change] = field(default_factory=list)
+
+
+@dataclass
+class GameDiff:
+    id: str
+    name: str
+    status: str  # added | removed | changed
+    items: list[ItemDiff] = field(default_factory=list)
+    errata_added: list[model.Erratum] = field(default_factory=list)
+    errata_removed: list[model.Erratum] = field(default_factory=list)
+
+    def of(self, status: str) -> list[ItemDiff]:
+        return [i for i in self.items if i.status == status]
+
+
+# ---------------------------------------------------------------- the command line
 
 def configure(parser) -> None:
-    parser.set_defaults(run=lambda args: (print("rulesmith diff: not implemented yet"), 2)[1])
+    parser.add_argument("revision", help="git revision to compare the working tree's content with "
+                                         "(HEAD, HEAD~3, a tag such as v1.0, a commit id …)")
+    parser.add_argument("--format", choices=("text", "markdown"), default="text",
+                        help="text (default), or markdown ready for a release note")
+    parser.set_defaults(run=cmd_diff)
+
+
+def cmd_diff(args) -> int:
+    content = Path(args.content)
+    try:
+        diffs, notes = diff_revision(content, args.revision)
+    except DiffError as error:
+        print(f"rulesmith diff: {error}", file=sys.stderr)
+        return 1
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    print(format_markdown(diffs, args.revision) if args.format == "markdown" else format_text(diffs, args.revision),
+          end="")
+    return 0
+
+
+# ---------------------------------------------------------------- reading both trees
+
+def _git(cwd: Path, *args: str, binary: bool = False):
+    try:
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False)
+    except FileNotFoundError:
+        raise DiffError("git is not installed") from None
+    if done.returncode != 0:
+        raise DiffError(done.stderr.decode("utf-8", "replace").strip() or f"git {' '.join(args)} failed")
+    return done.stdout if binary else done.stdout.decode("utf-8").strip()
+
+
+def extract_revision(content: Path, revision: str, into: Path) -> Path:
+    """The content folder as it was at `revision`, written under `into`; returns its path there."""
+    content = content.resolve()
+    if not content.is_dir():
+        raise DiffError(f"content folder {content} not found")
+    top = Path(_git(content, "rev-parse", "--show-toplevel")).resolve()
+    prefix = content.relative_to(top).as_posix()
+    try:
+        _git(content, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
+    except DiffError:
+        raise DiffError(f"unknown git revision '{revision}'") from None
+    target = into / (prefix if prefix != "." else "")
+    target.mkdir(parents=True, exist_ok=True)
+    if prefix != "." and not _git(top, "ls-tree", "-d", revision, "--", prefix):
+        return target  # no content folder at that revision: everything is new
+    data = _git(top, "archive", "--format=tar", revision, "--", prefix, binary=True)
+    with tarfile.open(fileobj=io.BytesIO(data)) as archive:
+        archive.extractall(into, filter="data")
+    return target
+
+
+def load_snapshots(content: Path) -> tuple[dict[str, Snapshot], int]:
+    """Every game of a content folder, and how many problems the check found (0: checks clean)."""
+    if not content.is_dir() or not any(content.iterdir()):
+        return {}, 0
+    try:
+        games, count = [c.game for c in check_content(content)], 0
+    except ContentError as error:
+        games, count = load_games(content, Problems()), len(error.problems)
+    return {g.id: snapshot(g) for g in games}, count
+
+
+def diff_revision(content: Path, revision: str) -> tuple[list[GameDiff], list[str]]:
+    """Differences from `revision` to the working tree, and notes on content that does not check."""
+    notes = []
+    with tempfile.TemporaryDirectory(prefix="rulesmith-diff-") as tmp:
+        old_dir = extract_revision(content, revision, Path(tmp))
+        old, old_problems = load_snapshots(old_dir)
+    new, new_problems = load_snapshots(content)
+    for where, count in ((revision, old_problems), ("the working tree", new_problems)):
+        if count:
+            notes.append(f"the content in {where} has {count} problem(s) (`rulesmith check`); it is compared "
+                         "as loaded, and files that do not load count as removed")
+    return diff_snapshots(old, new), notes
+
+
+# ---------------------------------------------------------------- flattening
+
+def snapshot(game: Game) -> Snapshot:
+    items: dict[str, Item] = {}
+    kind_names = {k.id: k.name for k in game.kinds}
+
+    def add(key: str, label: str, name: str, values: dict, titles: dict | None = None, rows=None) -> None:
+        items[key] = Item(key, label, name, values, titles or {}, rows or {})
+
+    info = game.info.model_dump(by_alias=True)
+    add(f"game:{game.id}", "Game", game.info.name, flatten(info))
+    for module in game.modules:
+        add(f"module:{module.id}", "Module", module.name, flatten(module.model_dump()))
+    for kind in game.kinds:
+        add(f"kind:{kind.id}", "Kind", kind.plural, flatten(kind.model_dump(by_alias=True)))
+    for entity in game.entities:
+        titles = {}
+        kind = game.kind(entity.kind) if entity.kind else None
+        for spec in kind.fields if kind else []:
+            titles[f"fields.{spec.id}"] = spec.name
+        add(f"{entity.kind}:{entity.id}", kind_names.get(entity.kind, entity.kind or "Entity"), entity.name,
+            flatten(entity.model_dump(by_alias=True)), titles)
+    for section, _page in game.all_sections():
+        add(f"rule:{section.id}", LABELS["rule"], section.title,
+            flatten(section.model_dump(by_alias=True, exclude={"sections"})))
+    for table in game.tables:
+        values = flatten(table.model_dump(by_alias=True, exclude={"rows"}))
+        titles, rows = {}, {}
+        ids = [c.id for c in table.columns]
+        for row in table.rows:
+            if not row:
+                continue
+            key = str(plain(row[0]))
+            rows[key] = row
+            for column, value in zip(ids[1:], row[1:]):
+                _leaf(values, f"rows.{key}.{column}", value)
+                titles[f"rows.{key}.{column}"] = f"row {key}, " + next(c.title for c in table.columns if c.id == column)
+            if len(row) == 1:  # a one-column table: the key is all there is
+                values[f"rows.{key}"] = True
+        add(f"table:{table.id}", LABELS["table"], table.title, values, titles, rows)
+    for procedure in game.procedures:
+        add(f"procedure:{procedure.id}", LABELS["procedure"], procedure.title,
+            flatten(procedure.model_dump(by_alias=True)),
+            {f"nodes.{n.id}.text": f"step {n.id}" for n in procedure.nodes})
+    for example in game.examples:
+        add(f"example:{example.id}", LABELS["example"], example.title, flatten(example.model_dump(by_alias=True)))
+    for term in game.glossary:
+        add(f"term:{term.id}", LABELS["term"], term.term, flatten(term.model_dump(by_alias=True)))
+    for gap in game.gaps:
+        add(f"gap:{gap.id}", LABELS["gap"], gap.title, flatten(gap.model_dump(by_alias=True)))
+    return Snapshot(game.id, game.info.name, items, {e.id: e for e in game.errata})
+
+
+def _status_wrapped(value) -> bool:
+    return isinstance(value, dict) and "status" in value and set(value) <= {"status", "value", "note"}
+
+
+def _leaf(out: dict, path: str, value) -> None:
+    if value is None or value == "" or value == [] or value == {}:
+        return  # absent and empty are the same to a reader
+    out[path] = value
+
+
+def flatten(value, path: str = "", out: dict | None = None) -> dict:
+    """A model dump as `dotted.path → value`; lists of items with ids are keyed by id."""
+    out = {} if out is None else out
+    if isinstance(value, dict) and not _status_wrapped(value):
+        for key, item in value.items():
+            if key == "id" and path == "":
+                continue
+            flatten(item, f"{path}.{key}" if path else str(key), out)
+    elif isinstance(value, list) and value and all(isinstance(v, dict) and "id" in v for v in value):
+        for item in value:
+            flatten({k: v for k, v in item.items() if k != "id"} or {"present": True}, f"{path}.{item['id']}", out)
+    else:
+        _leaf(out, path, value)
+    return out
+
+
+def _same(a, b) -> bool:
+    def norm(v):
+        if isinstance(v, str):
+            return v.rstrip()
+        if isinstance(v, dict):
+            return {k: norm(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [norm(x) for x in v]
+        return v
+    return json.dumps(norm(a), sort_keys=True, default=str) == json.dumps(norm(b), sort_keys=True, default=str)
+
+
+# ---------------------------------------------------------------- comparing
+
+def diff_snapshots(old: dict[str, Snapshot], new: dict[str, Snapshot]) -> list[GameDiff]:
+    result = []
+    for game_id in list(new) + [g for g in old if g not in new]:
+        before, after = old.get(game_id), new.get(game_id)
+        if before is None or after is None:
+            status = "added" if before is None else "removed"
+            shown = after or before
+            diff = GameDiff(game_id, shown.name, status)
+            items = shown.items.values()
+            diff.items = [ItemDiff(status, i.key, i.label, i.name) for i in items if not i.key.startswith("game:")]
+            if after is not None:
+                diff.errata_added = list(after.errata.values())
+            result.append(diff)
+            continue
+        diff = GameDiff(game_id, after.name, "changed")
+        for key in list(after.items) + [k for k in before.items if k not in after.items]:
+            a, b = before.items.get(key), after.items.get(key)
+            if a is None:
+                diff.items.append(ItemDiff("added", key, b.label, b.name))
+            elif b is None:
+                diff.items.append(ItemDiff("removed", key, a.label, a.name))
+            else:
+                changes = compare_values(a, b)
+                renamed = any(c.path in NAME_FIELDS for c in changes)
+                if renamed:
+                    changes = [c for c in changes if c.path not in NAME_FIELDS]
+                if renamed or changes:
+                    diff.items.append(ItemDiff("renamed" if renamed else "changed", key, b.label, b.name,
+                                               a.name if renamed else "", changes))
+        diff.errata_added = [e for i, e in after.errata.items() if i not in before.errata]
+        diff.errata_removed = [e for i, e in before.errata.items() if i not in after.errata]
+        if diff.items or diff.errata_added or diff.errata_removed:
+            result.append(diff)
+    return result
+
+
+def compare_values(a: Item, b: Item) -> list[Change]:
+    changes, whole_rows = [], set()
+    for key in list(b.rows) + [k for k in a.rows if k not in b.rows]:
+        if (key in a.rows) != (key in b.rows):  # a row added or removed: one change, not one per cell
+            changes.append(Change(f"rows.{key}", f"row {key}", a.rows.get(key), b.rows.get(key)))
+            whole_rows.add(f"rows.{key}.")
+    for path in list(b.values) + [p for p in a.values if p not in b.values]:
+        if any(path.startswith(prefix) or path + "." == prefix for prefix in whole_rows):
+            continue
+        old, new = a.values.get(path), b.values.get(path)
+        if not _same(old, new):
+            changes.append(Change(path, b.titles.get(path) or a.titles.get(path) or path, old, new))
+    return changes
+
+
+# ---------------------------------------------------------------- showing
+
+def show(value, limit: int = 100) -> str:
+    """A value on one line: text quoted, status-wrapped values with their status."""
+    if value is None:
+        return "—"
+    if _status_wrapped(value):
+        inner = "" if "value" not in value else show(value["value"], limit) + " "
+        return f"{inner}[{value['status']}" + (f": {show(value['note'], 40)}" if value.get("note") else "") + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        text = " ".join(value.split())
+        text = text if len(text) <= limit else text[:limit - 1] + "…"
+        return f'"{text}"'
+    if isinstance(value, list):
+        return "[" + ", ".join(show(v, 40) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {show(v, 40)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def text_delta(old: str, new: str, context: int = 6) -> list[tuple[str, str]]:
+    """The words that changed between two texts, with a little context: [(op, words)], op in
+    ' ' (same), '-' (removed), '+' (added), '…' (skipped)."""
+    a, b = old.split(), new.split()
+    parts = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op == "equal":
+            same = a[i1:i2]
+            first, last = not parts, i2 == len(a)
+            if len(same) > 2 * context or (first and len(same) > context) or (last and len(same) > context):
+                head = [] if first else same[:context]
+                tail = [] if last else same[-context:]
+                if head:
+                    parts.append((" ", " ".join(head)))
+                parts.append(("…", ""))
+                if tail:
+                    parts.append((" ", " ".join(tail)))
+            else:
+                parts.append((" ", " ".join(same)))
+        else:
+            if i2 > i1:
+                parts.append(("-", " ".join(a[i1:i2])))
+            if j2 > j1:
+                parts.append(("+", " ".join(b[j1:j2])))
+    return parts
+
+
+def _long_text(change: Change) -> bool:
+    return isinstance(change.old, str) and isinstance(change.new, str) and \
+        (len(change.old) > 60 or len(change.new) > 60 or "\n" in change.old.strip() or "\n" in change.new.strip())
+
+
+def _change_text(change: Change) -> str:
+    if _long_text(change):
+        marks = {" ": "{}", "-": "[-{}-]", "+": "{{+{}+}}", "…": "…"}
+        return " ".join(marks[op].format(words) for op, words in text_delta(change.old, change.new))
+    return f"{show(change.old)} → {show(change.new)}"
+
+
+def format_text(diffs: list[GameDiff], revision: str) -> str:
+    if not diffs:
+        return f"No content changes since {revision}.\n"
+    lines = [f"Content changes since {revision}:"]
+    for diff in diffs:
+        lines.append("")
+        lines.append(f"{diff.id} ({diff.name}){'' if diff.status == 'changed' else ': game ' + diff.status}")
+        for status in ("added", "removed", "renamed", "changed"):
+            items = diff.of(status)
+            if not items:
+                continue
+            lines.append(f"  {status}:")
+            for item in items:
+                name = f"{show(item.old_name)} → {show(item.name)}" if status == "renamed" else show(item.name)
+                lines.append(f"    {item.key} ({item.label}) {name}")
+                for change in item.changes:
+                    lines.append(f"      {change.path}: {_change_text(change)}")
+        for title, errata in (("errata recorded", diff.errata_added), ("errata removed", diff.errata_removed)):
+            if errata:
+                lines.append(f"  {title}:")
+                for e in errata:
+                    lines.append(f"    {e.id} ({e.date}) {e.target} {e.field}: {show(e.old, 40)} → {show(e.new, 40)}")
+    return "\n".join(lines) + "\n"
+
+
+def _md(text: str) -> str:
+    from .render.markup import escape_inline
+
+    return escape_inline(text)
+
+
+def _md_value(value) -> str:
+    return _md(show(value))
+
+
+def _md_change(change: Change) -> str:
+    if _long_text(change):
+        marks = {" ": "{}", "-": "~~{}~~", "+": "**{}**", "…": "…"}
+        return " ".join(marks[op].format(_md(words)) if words else marks[op]
+                        for op, words in text_delta(change.old, change.new))
+    if change.old is None:
+        return f"added: {_md_value(change.new)}"
+    if change.new is None:
+        return f"removed (was {_md_value(change.old)})"
+    return f"{_md_value(change.old)} → **{_md_value(change.new)}**"
+
+
+def format_markdown(diffs: list[GameDiff], revision: str) -> str:
+    if not diffs:
+        return f"No content changes since `{revision}`.\n"
+    out = [f"# Content changes since `{revision}`", ""]
+    for diff in diffs:
+        out += [f"## {_md(diff.name)}" + ("" if diff.status == "changed" else f" (new game)" if diff.status == "added"
+                                          else " (game removed)"), ""]
+        sections = (("Added", "added"), ("Removed", "removed"), ("Renamed", "renamed"), ("Changed", "changed"))
+        for title, status in sections:
+            items = diff.of(status)
+            if not items:
+                continue
+            out += [f"### {title}", ""]
+            for item in items:
+                if status == "renamed":
+                    out.append(f"- {_md(item.label)} `{item.key}`: {_md(item.old_name)} → **{_md(item.name)}**")
+                else:
+                    out.append(f"- {_md(item.label)} **{_md(item.name)}** (`{item.key}`)")
+                for change in item.changes:
+                    out.append(f"    - {_md(change.title)}: {_md_change(change)}")
+            out.append("")
+        if diff.errata_added or diff.errata_removed:
+            out += ["### Errata", ""]
+            for e in diff.errata_added:
+                out.append(f"- {e.id} ({e.date}), `{e.target}` {_md(e.field)}: {_md_value(e.old)} → "
+                           f"**{_md_value(e.new)}**" + (f". {_md(' '.join(e.note.split()))}" if e.note else ""))
+            for e in diff.errata_removed:
+                out.append(f"- removed: {e.id} ({e.date}), `{e.target}` {_md(e.field)}")
+            out.append("")
+    return "\n".join(out).rstrip("\n") + "\n"

@@ -10,7 +10,9 @@ whole or not at all.
 from __future__ import annotations
 
 import datetime
+import difflib
 import re
+import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -157,7 +159,7 @@ def add_erratum(content_dir: Path, game_id: str, target: str, field: str, new_va
     if game is None:
         raise ErrataError(f"game '{game_id}' does not load; fix these first", before.sorted())
 
-    key = _resolve_target(index, target)
+    key = _resolve_target(index, target, game_id)
     field, slot = _resolve_field(game, index, key, field)
     path, old = _value_path(slot, key, field)
     new = _typed(new_value, slot.type, field)
@@ -180,6 +182,8 @@ def add_erratum(content_dir: Path, game_id: str, target: str, field: str, new_va
     data_after = replace_scalar(data_before.decode("utf-8"), line, column, new).encode("utf-8")
 
     errata_path = folder / "errata.yaml"
+    if errata_path.exists() and errata_path.samefile(data_path):
+        raise ErrataError(f"{key} is defined in {errata_path} itself; move it to its own file first")
     created = not errata_path.exists()
     errata_before = None if created else errata_path.read_bytes()
     record = {"id": erratum_id, "date": date,
@@ -194,10 +198,13 @@ def add_erratum(content_dir: Path, game_id: str, target: str, field: str, new_va
         if after:
             was = {(p.file, p.message) for p in before.items}
             new_count = sum((p.file, p.message) not in was for p in after.items)
-            raise ErrataError(
-                f"erratum not applied: with it, game '{game_id}' has {len(after)} problem(s)"
-                + (f" ({len(after) - new_count} of them were there before)" if new_count < len(after) else "")
-                + "; both files are restored", after.sorted())
+            if new_count == 0:
+                reason = (f"game '{game_id}' does not check: {len(after)} problem(s), all there before this "
+                          "erratum; fix them first (`rulesmith check`)")
+            else:
+                reason = f"with it, game '{game_id}' has {len(after)} problem(s)" + (
+                    f" ({len(after) - new_count} of them there before)" if new_count < len(after) else "")
+            raise ErrataError(f"erratum not applied: {reason}; both files are restored", after.sorted())
     except BaseException:
         _write(data_path, data_before)
         if created:
@@ -217,25 +224,28 @@ def _display(path: Path) -> Path:
 
 
 def _write(path: Path, data: bytes) -> None:
+    """Replace a file in one rename (never half written), keeping its permissions."""
     tmp = path.with_name(path.name + ".errata-tmp")
     tmp.write_bytes(data)
+    if path.exists():
+        shutil.copymode(path, tmp)
     tmp.replace(path)
 
 
-def _resolve_target(index: Index, target: str) -> str:
+def _resolve_target(index: Index, target: str, game_id: str) -> str:
     """kind:id, or a bare id that names exactly one item of the game."""
     if ":" in target:
         if target in index.targets:
             return target
         hint = nearest(target, index.targets)
-        raise ErrataError(f"no {target} in this game" + (f" ({hint})" if hint else ""))
+        raise ErrataError(f"no {target} in game '{game_id}'" + (f" ({hint})" if hint else ""))
     found = sorted(k for k in index.targets if k.split(":", 1)[1] == target and not k.startswith("module:"))
     if len(found) == 1:
         return found[0]
     if found:
         raise ErrataError(f"'{target}' is ambiguous: it is {', '.join(found)}; write one of them as kind:id")
     hint = nearest(target, {k.split(":", 1)[1] for k in index.targets})
-    raise ErrataError(f"no item with id '{target}' in this game" + (f" ({hint})" if hint else ""))
+    raise ErrataError(f"no item with id '{target}' in game '{game_id}'" + (f" ({hint})" if hint else ""))
 
 
 def _resolve_field(game: Game, index: Index, key: str, field: str) -> tuple[str, Slot]:
@@ -248,7 +258,25 @@ def _resolve_field(game: Game, index: Index, key: str, field: str) -> tuple[str,
                 return f"fields.{field}", erratum_slot(game, index, key, f"fields.{field}")
             except LookupError:
                 pass
-        raise ErrataError(f"{key}: {error.args[0]} (the field is one of: {ERRATUM_FIELDS})") from None
+        choices = fields_of(game, item)
+        short = {c.removeprefix("fields."): c for c in choices}  # "costs" is close to cost: fields.cost
+        close = difflib.get_close_matches(field.removeprefix("fields."), list(short), n=3, cutoff=0.6)
+        hint = f"did you mean {' or '.join(short[c] for c in close)}?" if close else ""
+        raise ErrataError(f"{key}: {error.args[0]} ({hint + ' ' if hint else ''}fields of {key}: "
+                          f"{', '.join(choices)})") from None
+
+
+def fields_of(game: Game, item) -> list[str]:
+    """The field names an erratum of this item can use (for hints)."""
+    found = [name for name in ("name", "title", "term", "text", "body", "description", "definition")
+             if name in type(item).model_fields]
+    if isinstance(item, model.Entity) and game.kind(item.kind):
+        found += [f"fields.{f.id}" for f in game.kind(item.kind).fields]
+    if isinstance(item, model.Table):
+        found += [f"rows.<key>.{c.id}" for c in item.columns[1:]]
+    if isinstance(item, model.Procedure):
+        found += [f"nodes.{n.id}.text" for n in item.nodes]
+    return found
 
 
 def _value_path(slot: Slot, key: str, field: str) -> tuple[tuple, object]:
@@ -299,19 +327,25 @@ def _record_value(value):
 # ---------------------------------------------------------------- YAML text, edited in place
 
 def _token_at(text: str, line: int, column: int):
-    """The scanner tokens from the one starting at (1-based) line/column, as the loader recorded it."""
+    """The token starting at (1-based) line:column, as the loader recorded it; the tokens after
+    it; and whether it stands inside a flow collection ({…} or […]), where plain text is stricter."""
     tokens = yaml.scan(text, Loader=yaml.SafeLoader)
+    depth = 0
     for token in tokens:
         if token.start_mark.line == line - 1 and token.start_mark.column == column - 1 \
                 and not isinstance(token, (yaml.BlockEndToken, yaml.BlockMappingStartToken,
                                            yaml.BlockSequenceStartToken, yaml.KeyToken, yaml.ValueToken)):
-            return token, tokens
+            return token, tokens, depth > 0
+        if isinstance(token, (yaml.FlowMappingStartToken, yaml.FlowSequenceStartToken)):
+            depth += 1
+        elif isinstance(token, (yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)):
+            depth -= 1
     raise ErrataError(f"no YAML value at line {line}, column {column}")
 
 
 def replace_scalar(text: str, line: int, column: int, value) -> str:
     """`text` with the scalar starting at line:column replaced by `value`, nothing else touched."""
-    token, _ = _token_at(text, line, column)
+    token, _, in_flow = _token_at(text, line, column)
     if not isinstance(token, yaml.ScalarToken):
         raise ErrataError(f"line {line}, column {column} holds a collection, not a single value")
     start, end = token.start_mark.index, token.end_mark.index
@@ -321,9 +355,9 @@ def replace_scalar(text: str, line: int, column: int, value) -> str:
         end = start + len(kept)
         replacement = _block(segment, value, text, start) if isinstance(value, str) else None
         if replacement is None:
-            replacement = flow_scalar(value, '"')
+            replacement = flow_scalar(value, '"', in_flow)
     else:
-        replacement = flow_scalar(value, token.style)
+        replacement = flow_scalar(value, token.style, in_flow)
     return text[:start] + replacement + text[end:]
 
 
@@ -345,11 +379,12 @@ def _block(segment: str, value: str, text: str, start: int) -> str | None:
     return header + "\n" + "\n".join(lines)
 
 
-def flow_scalar(value, style: str | None = None) -> str:
-    """One value as a YAML scalar that reads back as exactly `value`, in block or flow context.
+def flow_scalar(value, style: str | None = None, in_flow: bool = True) -> str:
+    """One value as a YAML scalar on one line that reads back as exactly `value`.
 
     Strings keep the given quoting style where it can hold them ('"', "'", or None for plain)
-    and are double-quoted where plain text would read as something else (yes, 3, a: b …).
+    and are double-quoted where plain text would read as something else (yes, 3, a: b …);
+    `in_flow`: the scalar stands inside {…} or […], where fewer plain strings are safe.
     """
     if value is None:
         return "null"
@@ -361,24 +396,31 @@ def flow_scalar(value, style: str | None = None) -> str:
         return yaml.safe_dump(value).split("\n", 1)[0]
     if not isinstance(value, str):
         raise ErrataError(f"cannot write {value!r} as one YAML value")
-    plain_text = yaml.safe_dump([value], default_flow_style=True, width=WIDE, allow_unicode=True).strip()[1:-1]
+    if in_flow:
+        plain_text = yaml.safe_dump([value], default_flow_style=True, width=WIDE, allow_unicode=True).strip()[1:-1]
+    else:
+        plain_text = yaml.safe_dump(value, width=WIDE, allow_unicode=True).removesuffix("\n...\n")
     if style is None and plain_text == value:
         out = value
     elif style == "'" and "\n" not in value and value.isprintable():
         out = "'" + value.replace("'", "''") + "'"
     else:
         out = yaml.safe_dump(value, default_style='"', width=WIDE, allow_unicode=True).strip()
-    assert yaml.safe_load(f"k: {out}") == {"k": value} and yaml.safe_load(f"{{k: {out}}}") == {"k": value}, out
+    assert yaml.safe_load(f"k: {out}") == {"k": value}, out
+    assert not in_flow or yaml.safe_load(f"{{k: {out}}}") == {"k": value}, out
     return out
 
 
-def _record_scalar(value, indent: int) -> str:
+FREE_TEXT = ("description", "url", "note")  # quoted in records, as in the content files
+
+
+def _record_scalar(name: str, value, indent: int, in_flow: bool = False) -> str:
     """A record value: multi-line text as a literal block, anything else as one scalar."""
     if isinstance(value, datetime.date):
         return value.isoformat()
-    if isinstance(value, str) and "\n" in value and not value.startswith((" ", "\n")):
+    if isinstance(value, str) and "\n" in value and not value.startswith((" ", "\n")) and not in_flow:
         return "|-\n" + "\n".join((" " * indent + l) if l.strip() else "" for l in value.split("\n"))
-    return flow_scalar(value)
+    return flow_scalar(value, '"' if name in FREE_TEXT else None, in_flow)
 
 
 def format_record(record: dict, dash: int, indent: int) -> str:
@@ -386,9 +428,9 @@ def format_record(record: dict, dash: int, indent: int) -> str:
     lines = []
     for n, (name, value) in enumerate(record.items()):
         if isinstance(value, dict):
-            text = "{" + ", ".join(f"{k}: {flow_scalar(v)}" for k, v in value.items()) + "}"
+            text = "{" + ", ".join(f"{k}: {_record_scalar(k, v, 0, True)}" for k, v in value.items()) + "}"
         else:
-            text = _record_scalar(value, indent + 2)
+            text = _record_scalar(name, value, indent + 2)
         prefix = " " * dash + "- " + " " * (indent - dash - 2) if n == 0 else " " * indent
         lines.append(f"{prefix}{name}: {text}")
     return "\n".join(lines)
@@ -415,7 +457,7 @@ def append_record(path: Path, before: bytes | None, folder: Path, record: dict) 
     if not isinstance(items, list):
         raise ErrataError(f"{path}: `errata:` must be a list")
     if not items:  # `errata: []`: replace the empty flow list by a block list
-        token, tokens = _token_at(text, *source.values[("errata",)])
+        token, tokens, _ = _token_at(text, *source.values[("errata",)])
         end = next(t for t in tokens if isinstance(t, yaml.FlowSequenceEndToken)).end_mark.index
         record_text = format_record(record, 2, 4)
         new = text[:token.start_mark.index].rstrip(" ") + "\n" + record_text + text[end:]
@@ -427,7 +469,7 @@ def append_record(path: Path, before: bytes | None, folder: Path, record: dict) 
     dash, indent = len(dash_line) - 1, first_col - 1
     last = len(items) - 1
     line, column = max(pos for p, pos in source.values.items() if p[:2] == ("errata", last))
-    token, tokens = _token_at(text, line, column)
+    token, tokens, _ = _token_at(text, line, column)
     end = token.end_mark.index
     if isinstance(token, yaml.ScalarToken) and token.style in ("|", ">"):
         end = token.start_mark.index + len(text[token.start_mark.index:end].rstrip("\n "))

@@ -1,0 +1,177 @@
+"""`rulesmith diff <revision>`: the structural difference of the content, on a temporary git repository."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from site_build import cli
+from site_build.diff import diff_revision, text_delta
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE = ROOT / "tests" / "fixtures" / "errata"
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-c", "user.name=Rulesmith tests", "-c", "user.email=tests@example.org",
+                           "-c", "commit.gpgsign=false", *args], cwd=repo, check=True,
+                          capture_output=True, text=True).stdout
+
+
+def commit(repo: Path, message: str) -> None:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message)
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))
+
+
+@pytest.fixture
+def repo(tmp_path) -> Path:
+    """A git repository whose first commit holds the fixture content, and whose second commit
+    changes it in every way the diff reports."""
+    repo = tmp_path / "repo"
+    content = repo / "content"
+    shutil.copytree(FIXTURE, content, ignore=shutil.ignore_patterns("README.md"))
+    git(repo, "init", "-q")
+    commit(repo, "first")
+    alpha = content / "alpha"
+    code = cli.main(["--content", str(content), "errata", "add", "alpha", "interpol", "cost", "4",
+                     "--source", "publisher-faq", "--description", "FAQ v2", "--note", "Cost 4.",
+                     "--date", "2026-03-01"])
+    assert code == 0
+    edit(alpha / "entities.yaml", "Spend one [[token:agent]] to look at a hand.", "Spend one [[token:agent]] to look at two hands.")
+    edit(alpha / "entities.yaml", "name: 'Embassy'", "name: 'Grand Embassy'")  # renamed
+    edit(alpha / "entities.yaml", "  # Tokens\n", "  - id: bank\n    name: Bank\n    fields: {cost: 1}\n\n  # Tokens\n")
+    edit(alpha / "tables.yaml", '      - ["4+", 1]   # every higher threshold\n', '      - ["4", 1]\n      - ["5+", 1]\n')
+    edit(alpha / "rules" / "01-basics.yaml", "The turn ends.", "The bot's turn ends.")
+    edit(alpha / "rules" / "01-basics.yaml", "  - id: agent\n    term: Agent\n    definition: \"A [[token:agent]] placed on a card.\"\n", "")
+    edit(content / "beta" / "game.yaml", 'data_version: "2.1.0"', 'data_version: "2.2.0"')
+    commit(repo, "second")
+    return repo
+
+
+def test_diff_reports_every_kind_of_change(repo):
+    diffs, notes = diff_revision(repo / "content", "HEAD~1")
+    assert notes == []
+    by_game = {d.id: d for d in diffs}
+    assert set(by_game) == {"alpha", "beta"}
+    alpha = by_game["alpha"]
+    assert [(i.key, i.name) for i in alpha.of("added")] == [("card:bank", "Bank")]
+    assert [(i.key, i.name) for i in alpha.of("removed")] == [("term:agent", "Agent")]
+    assert [(i.key, i.old_name, i.name) for i in alpha.of("renamed")] == [("card:embassy", "Embassy", "Grand Embassy")]
+    changed = {i.key: {c.path: (c.old, c.new) for c in i.changes} for i in alpha.of("changed")}
+    assert changed["card:interpol"] == {
+        "fields.cost": (3, 4),
+        "text": ("Spend one [[token:agent]] to look at a hand.\nThen discard it.\n",
+                 "Spend one [[token:agent]] to look at two hands.\nThen discard it.\n")}
+    assert changed["table:dice"] == {"rows.4": (None, ["4", 1]), "rows.5+": (None, ["5+", 1]), "rows.4+": (["4+", 1], None)}
+    assert changed["procedure:bot-turn"] == {"nodes.done.text": ("The turn ends.", "The bot's turn ends.")}
+    assert set(changed) == {"card:interpol", "table:dice", "procedure:bot-turn"}
+    assert [(e.id, e.target, e.old, e.new) for e in alpha.errata_added] == [("e1", "card:interpol", 3, 4)]
+    beta = by_game["beta"]
+    assert [(i.key, [(c.path, c.old, c.new) for c in i.changes]) for i in beta.items] == \
+        [("game:beta", [("data_version", "2.1.0", "2.2.0")])]
+
+
+def test_diff_command_prints_text_grouped_by_game(repo, capsys):
+    assert cli.main(["--content", str(repo / "content"), "diff", "HEAD~1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Content changes since HEAD~1:\n\nalpha (Alpha)\n  added:\n    card:bank (Card) \"Bank\"\n")
+    for line in [
+        '    term:agent (Glossary term) "Agent"',
+        '    card:embassy (Card) "Embassy" → "Grand Embassy"',
+        '    card:interpol (Card) "Interpol"',
+        "      fields.cost: 3 → 4",
+        "      text: Spend one [[token:agent]] to look at [-a hand.-] {+two hands.+} Then discard it.",
+        '      rows.4: — → ["4", 1]',
+        '      rows.4+: ["4+", 1] → —',
+        "      nodes.done.text: \"The turn ends.\" → \"The bot's turn ends.\"",
+        "    e1 (2026-03-01) card:interpol fields.cost: 3 → 4",
+        "beta (Beta)",
+        '      data_version: "2.1.0" → "2.2.0"',
+    ]:
+        assert line + "\n" in out, line
+    assert out.index("alpha (Alpha)") < out.index("beta (Beta)")
+
+
+def test_diff_command_prints_markdown_for_a_release_note(repo, capsys):
+    assert cli.main(["--content", str(repo / "content"), "diff", "HEAD~1", "--format", "markdown"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# Content changes since `HEAD~1`\n\n## Alpha\n\n### Added\n\n- Card **Bank** (`card:bank`)\n")
+    for line in [
+        "### Removed", "- Glossary term **Agent** (`term:agent`)",
+        "### Renamed", "- Card `card:embassy`: Embassy → **Grand Embassy**",
+        "### Changed", "- Card **Interpol** (`card:interpol`)",
+        "    - Cost: 3 → **4**",
+        "    - text: Spend one \\[\\[token:agent\\]\\] to look at ~~a hand.~~ **two hands.** Then discard it.",
+        "    - step done: \"The turn ends.\" → **\"The bot's turn ends.\"**",
+        "### Errata", "- e1 (2026-03-01), `card:interpol` fields.cost: 3 → **4**. Cost 4.",
+        "## Beta",
+    ]:
+        assert line + "\n" in out, line
+
+
+def test_no_changes_since_the_current_commit(repo, capsys):
+    assert cli.main(["--content", str(repo / "content"), "diff", "HEAD"]) == 0
+    assert capsys.readouterr().out == "No content changes since HEAD.\n"
+
+
+def test_diff_compares_with_the_working_tree(repo):
+    edit(repo / "content" / "beta" / "units.yaml", "fields: {speed: 1}", "fields: {speed: 2}")
+    (diff,), _ = diff_revision(repo / "content", "HEAD")
+    assert [(i.key, [(c.path, c.old, c.new) for c in i.changes]) for i in diff.items] == \
+        [("unit:tank", [("fields.speed", 1, 2)])]
+
+
+def test_games_added_and_removed(repo):
+    shutil.copytree(repo / "content" / "beta", repo / "content" / "gamma")
+    edit(repo / "content" / "gamma" / "game.yaml", "id: beta", "id: gamma")
+    shutil.rmtree(repo / "content" / "alpha")
+    diffs, _ = diff_revision(repo / "content", "HEAD")
+    status = {d.id: d.status for d in diffs}
+    assert status == {"gamma": "added", "alpha": "removed"}
+    gamma = next(d for d in diffs if d.id == "gamma")
+    assert {"unit:scout", "unit:tank", "procedure:bot-move"} <= {i.key for i in gamma.items}
+
+
+def test_an_old_revision_with_problems_is_still_compared(repo):
+    edit(repo / "content" / "beta" / "units.yaml", "[[unit:scout]] moves", "[[unit:scuot]] moves")
+    commit(repo, "broken reference")
+    edit(repo / "content" / "beta" / "units.yaml", "[[unit:scuot]] moves", "[[unit:scout]] moves")
+    diffs, notes = diff_revision(repo / "content", "HEAD")
+    assert notes and "the content in HEAD has 1 problem(s)" in notes[0]
+    [diff] = diffs
+    assert [(c.path, c.old, c.new) for i in diff.items for c in i.changes] == [
+        ("text", "The [[unit:scuot]] moves before the [[unit:tank]].", "The [[unit:scout]] moves before the [[unit:tank]].")]
+
+
+def test_revision_without_a_content_folder_shows_everything_added(tmp_path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    (repo / "README").write_text("empty\n")
+    commit(repo, "empty")
+    shutil.copytree(FIXTURE, repo / "content", ignore=shutil.ignore_patterns("README.md"))
+    diffs, _ = diff_revision(repo / "content", "HEAD")
+    assert {d.id: d.status for d in diffs} == {"alpha": "added", "beta": "added"}
+
+
+def test_unknown_revision_is_an_error(repo, capsys):
+    assert cli.main(["--content", str(repo / "content"), "diff", "no-such-tag"]) == 1
+    assert "unknown git revision 'no-such-tag'" in capsys.readouterr().err
+
+
+def test_text_delta_shows_the_changed_words_with_context():
+    old = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
+    new = old.replace("eight", "EIGHT")
+    assert text_delta(old, new, context=2) == [("…", ""), (" ", "six seven"), ("-", "eight"), ("+", "EIGHT"),
+                                               (" ", "nine ten"), ("…", "")]
