@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from .pipeline import Checked, check_content
+from .problems import BuildError
 from .render import layout
 from .render.flowchart import render_svg, to_dot
 from .render.site import render_site
@@ -101,9 +102,31 @@ def mkdocs_build(docs: Path, site_dir: Path, nav: list) -> None:
     from mkdocs.commands.build import build as run_mkdocs
     from mkdocs.config import load_config
 
-    logging.getLogger("mkdocs").setLevel(logging.WARNING)
-    config = load_config(str(ROOT / "mkdocs.yml"), docs_dir=str(docs), site_dir=str(site_dir), nav=nav)
-    run_mkdocs(config)
+    from mkdocs.exceptions import MkDocsException
+
+    logger = logging.getLogger("mkdocs")
+    logger.setLevel(logging.WARNING)
+    warnings = _Collect()
+    logger.addHandler(warnings)
+    try:
+        config = load_config(str(ROOT / "mkdocs.yml"), docs_dir=str(docs), site_dir=str(site_dir), nav=nav)
+        run_mkdocs(config)
+    except MkDocsException as error:
+        reasons = "\n".join(warnings.messages) or str(error)
+        raise BuildError(f"mkdocs build failed: {error}\n{reasons}") from None
+    finally:
+        logger.removeHandler(warnings)
+
+
+class _Collect(logging.Handler):
+    """Keeps MkDocs' warnings so a strict-mode abort can say why."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
 
 
 def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,

@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from .problems import ContentError
+from .problems import BuildError, ContentError
 
 
 def _print_problems(error: ContentError) -> int:
@@ -38,6 +38,10 @@ def cmd_build(args) -> int:
         build(Path(args.content), Path(args.site), pdfs=not args.no_pdf, quiet=args.quiet)
     except ContentError as error:
         return _print_problems(error)
+    except BuildError as error:
+        print(f"error: {error}", file=sys.stderr)
+        print("the previous site was left as it was.", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pydantic
 
 from . import model
-from .load import SourceFile, content_files, read_file
+from .load import SourceFile, _display, content_files, read_file
 from .problems import Problems, nearest
 
 
@@ -29,6 +29,9 @@ class Game:
     glossary: list[model.Term] = field(default_factory=list)
     gaps: list[model.Gap] = field(default_factory=list)
     errata: list[model.Erratum] = field(default_factory=list)
+    # Files with their own errors: references into them are not reported a second time.
+    unreadable: list[str] = field(default_factory=list)  # files that could not be parsed at all
+    invalid_ids: set[str] = field(default_factory=set)  # ids declared in files that failed validation
 
     @property
     def id(self) -> str:
@@ -57,6 +60,10 @@ def load_games(content_dir: Path, problems: Problems) -> list[Game]:
     """Every game under content_dir (a folder with a game.yaml), validated; problems collected."""
     games = []
     for folder in sorted(p for p in content_dir.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        if folder.is_symlink():
+            problems.add((str(folder), 1, 1), "symbolic link to a folder is not followed",
+                         "move the game's files into the content folder instead of linking them")
+            continue
         if not (folder / "game.yaml").exists():
             problems.add((str(folder / "game.yaml"), 1, 1), f"game folder '{folder.name}' has no game.yaml",
                          "add a game.yaml with `game:`, `modules:` and `kinds:` (see content/README.md)")
@@ -69,20 +76,24 @@ def load_games(content_dir: Path, problems: Problems) -> list[Game]:
 
 def load_game(folder: Path, problems: Problems, root: Path) -> Game | None:
     parsed: list[tuple[SourceFile, model.ContentFile]] = []
+    unreadable, invalid_ids = [], set()
     for path in content_files(folder, problems, root):
         source = read_file(path, problems, root)
         if source is None:
+            unreadable.append(str(_display(path)))
             continue
         content = validate_file(source, problems)
         if content is not None:
             parsed.append((source, content))
+        else:
+            invalid_ids |= _ids(source.data)
     info_files = [(s, c) for s, c in parsed if c.game is not None]
     if not info_files:
         if not any(str(p.file).endswith(f"{folder.name}/game.yaml") for p in problems.items):
             problems.add((str(folder / "game.yaml"), 1, 1), "game.yaml has no `game:` section",
                          "add `game:` with id, name, data_version and sources")
         return None
-    game = Game(folder=folder, info=info_files[0][1].game)
+    game = Game(folder=folder, info=info_files[0][1].game, unreadable=unreadable, invalid_ids=invalid_ids)
     for source, content in info_files[1:]:
         problems.add(content.game.where(), "`game:` may appear only once, in game.yaml",
                      f"remove it here; it is defined in {info_files[0][0].path}")
@@ -95,6 +106,19 @@ def load_game(folder: Path, problems: Problems, root: Path) -> Game | None:
         for name in model.COLLECTIONS:
             getattr(game, name).extend(getattr(content, name))
     return game
+
+
+def _ids(data) -> set[str]:
+    """Every `id:` value in raw data (of a file that failed validation)."""
+    found = set()
+    if isinstance(data, dict):
+        if isinstance(data.get("id"), str):
+            found.add(data["id"])
+        data = list(data.values())
+    if isinstance(data, list):
+        for value in data:
+            found |= _ids(value)
+    return found
 
 
 def validate_file(source: SourceFile, problems: Problems) -> model.ContentFile | None:
@@ -181,17 +205,25 @@ def _report(source: SourceFile, item: dict, problems: Problems) -> None:
                      "quote the value: YAML reads yes/no/on/off/true/false as booleans")
     elif kind.endswith("_type") or kind.endswith("_parsing"):
         expected = kind.removesuffix("_type").removesuffix("_parsing").replace("_", " ")
+        expected = {"model": "mapping", "dict": "mapping", "int": "whole number", "float": "number"}.get(expected, expected)
         got = type(value).__name__ if value is not None else "nothing"
-        problems.add(source.where(loc), f"'{name}' must be {_article(expected)}, got {got} {_short(value)}".rstrip(),
-                     "fix the value's type (quote text; write numbers without quotes)")
+        hint = {"mapping": "write `key: value` pairs, or {key: value, …}",
+                "list": "write a list: [a, b], or one `- item` per line",
+                "date": "write the date without quotes, as YYYY-MM-DD"}.get(
+                    expected, "fix the value's type (quote text; write numbers without quotes)")
+        problems.add(source.where(loc), f"'{name}' must be {_article(expected)}, got {got} {_short(value)}".rstrip(), hint)
     elif kind in ("too_short", "too_long"):
-        problems.add(source.where(loc), f"'{name}': {item['msg'].lower()}")
+        problems.add(source.where(loc), f"'{name}': {item['msg'].lower()}",
+                     "add entries" if kind == "too_short" else "remove entries")
     elif kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
-        problems.add(source.where(loc), f"'{name}' is out of range: {item['msg'].lower()}")
+        problems.add(source.where(loc), f"'{name}' is out of range: {item['msg'].lower()}",
+                     "write a number " + item["msg"].lower().removeprefix("input should be "))
     elif kind == "value_error":
-        problems.add(source.where(loc), item["msg"].removeprefix("Value error, "))
+        message = item["msg"].removeprefix("Value error, ")
+        hint = "add note: \"…\" saying why" if "needs a note" in message else "see content/README.md"
+        problems.add(source.where(loc), message, hint)
     else:
-        problems.add(source.where(loc), f"'{name}': {item['msg']}")
+        problems.add(source.where(loc), f"'{name}': {item['msg']}", "see content/README.md for this field")
 
 
 def _article(word: str) -> str:

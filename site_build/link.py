@@ -14,6 +14,7 @@ from .game import Game
 from .problems import Problems, nearest
 
 REFERENCE = re.compile(r"\[\[([^\[\]|]*)(?:\|([^\[\]]*))?\]\]")
+WELL_FORMED = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*:[a-z0-9]+(-[a-z0-9]+)*")
 ICONS_FILE = Path(__file__).resolve().parent.parent / "templates" / "icons.yaml"
 
 
@@ -41,6 +42,7 @@ class Index:
     targets: dict[str, Target] = field(default_factory=dict)
     backlinks: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     icons: dict[str, dict] = field(default_factory=dict)
+    invalid_ids: set[str] = field(default_factory=set)  # Game.invalid_ids: not reported as unknown
 
     def name(self, key: str) -> str:
         return self.targets[key].name
@@ -51,7 +53,7 @@ def load_icons() -> dict[str, dict]:
 
 
 def build_index(game: Game, problems: Problems) -> Index:
-    index = Index(icons=load_icons())
+    index = Index(icons=load_icons(), invalid_ids=game.invalid_ids)
     kinds = {k.id for k in game.kinds}
 
     def add(kind: str, item_id: str, name: str, item) -> None:
@@ -181,9 +183,11 @@ def resolve(game: Game, index: Index, problems: Problems) -> None:
             target, label = match.group(1), match.group(2)
             where = text.item._file.find_text(text.item._path + text.path, match.group(0)) \
                 if text.item._file else ("<unknown>", 1, 1)
-            if ":" not in target or target != target.strip() or label is not None and not label.strip():
+            if not WELL_FORMED.fullmatch(target) or label is not None and not label.strip():
+                cleaned = re.sub(r"\s+", "", target).lower()
                 problems.add(where, f"malformed reference {match.group(0)}",
-                             "write [[kind:id]] or [[kind:id|label]], without spaces")
+                             f"did you mean [[{cleaned}]]?" if cleaned in index.targets and cleaned != target
+                             else "write [[kind:id]] or [[kind:id|label]] with lower-case ids, without spaces")
                 continue
             kind, _, ident = target.partition(":")
             if kind == "icon":
@@ -192,17 +196,24 @@ def resolve(game: Game, index: Index, problems: Problems) -> None:
                                  nearest(ident, index.icons) or "icons are listed in templates/icons.yaml")
                 continue
             if target not in index.targets:
+                if ident in game.invalid_ids:
+                    continue  # declared in a file that failed validation: reported there
+                other = [k for k in index.targets if k.endswith(":" + ident)]
                 same_kind = [k for k in index.targets if k.startswith(kind + ":")]
-                hint = nearest(target, same_kind) or nearest(target, index.targets)
-                if not hint:
-                    other = [k for k in index.targets if k.endswith(":" + ident)]
-                    hint = f"'{ident}' exists as {', '.join(other)}" if other else "no such id in this game"
+                hint = (f"'{ident}' exists as {', '.join(other)}" if other else
+                        nearest(target, same_kind) or nearest(target, index.targets) or "no such id in this game")
+                if game.unreadable:
+                    hint += (" Or" if hint.endswith("?") else "; or") + \
+                        f" it may be in {', '.join(game.unreadable)}, which could not be read"
                 problems.add(where, f"unknown reference {target}", hint)
                 continue
             if text.owner != target and text.owner not in index.backlinks[target]:
                 index.backlinks[target].append(text.owner)
-        stray = REFERENCE.sub("", text.value)
-        if "[[" in stray:
-            where = text.item._file.find_text(text.item._path + text.path, "[[") \
+        spans = [m.span() for m in REFERENCE.finditer(text.value)]
+        for stray in re.finditer(r"\[\[", text.value):
+            if any(start <= stray.start() < end for start, end in spans):
+                continue
+            needle = text.value[stray.start():].split("\n", 1)[0]
+            where = text.item._file.find_text(text.item._path + text.path, needle) \
                 if text.item._file else ("<unknown>", 1, 1)
             problems.add(where, "unclosed reference '[['", "close it with ]]: [[kind:id]]")

@@ -8,6 +8,7 @@ duplicate keys, byte-order marks and non-UTF-8 bytes are rejected (aliases also 
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -94,8 +95,9 @@ def _line(text: str, number: int) -> str:
 
 
 def _display(path: Path) -> Path:
+    # The path as the user knows it: symbolic links are named, not followed.
     try:
-        return path.resolve().relative_to(Path.cwd())
+        return Path(os.path.abspath(path)).relative_to(Path.cwd())
     except ValueError:
         return path
 
@@ -104,17 +106,20 @@ def read_file(path: Path, problems: Problems, root: Path | None = None) -> Sourc
     """Parse one content file; on any problem, record it and return None."""
     shown = _display(path)
     name = str(shown)
-    if root is not None and path.is_symlink():
-        target = path.resolve()
-        if not target.is_relative_to(root.resolve()):
-            problems.add((name, 1, 1), f"symbolic link points outside the content folder ({target})",
-                         "replace the link with the file itself")
-            return None
-    try:
-        size = path.stat().st_size
-    except OSError as error:
-        problems.add((name, 1, 1), f"cannot read file: {error.strerror}")
+    if root is not None and not path.resolve().is_relative_to(root.resolve()):
+        problems.add((name, 1, 1), f"symbolic link points outside the content folder ({path.resolve()})",
+                     "replace the link with the file itself")
         return None
+    try:
+        info = path.stat()
+    except OSError as error:
+        problems.add((name, 1, 1), f"cannot read file: {error.strerror}",
+                     "check that the file exists and is readable (a broken symbolic link?)")
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        problems.add((name, 1, 1), "not a regular file", "content files are plain .yaml files")
+        return None
+    size = info.st_size
     if size > MAX_FILE_BYTES:
         problems.add((name, 1, 1), f"file is {size / 1e6:.1f} MB; content files are limited to "
                      f"{MAX_FILE_BYTES // (1024 * 1024)} MB", "split it into several files")
@@ -138,10 +143,21 @@ def read_file(path: Path, problems: Problems, root: Path | None = None) -> Sourc
     loader = _StrictLoader(text)
     try:
         node = loader.get_single_node()
+        if loader.first_anchor is not None:
+            anchor = loader.first_anchor
+            raise yaml.composer.ComposerError(
+                None, None, f"YAML anchors (&{anchor.anchor}) and aliases are not allowed in content", anchor.start_mark)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = error.problem or error.context or "unreadable YAML"
+        context, opened = error.context or "", error.context_mark
+        if "quoted scalar" in context and opened is not None:
+            mark, problem = opened, f"a quoted string that starts here is never closed: {problem}"
+        elif "another document" in problem:
+            problem = "a content file holds one YAML document, but '---' starts another"
+        elif context.startswith("while parsing a flow") and opened is not None and opened.line != mark.line:
+            problem += f", {context.removeprefix('while parsing ')} that opens at line {opened.line + 1}, column {opened.column + 1}"
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         if "aliases" in problem:
             message, hint = problem, "write the value out in full instead of using &anchor / *alias"
         elif "nesting" in problem:
@@ -153,7 +169,7 @@ def read_file(path: Path, problems: Problems, root: Path | None = None) -> Sourc
         problems.add((name, line, col), message, hint)
         return None
     except yaml.YAMLError as error:
-        problems.add((name, 1, 1), f"YAML error: {error}")
+        problems.add((name, 1, 1), f"YAML error: {error}", "check the file's YAML syntax")
         return None
     except RecursionError:
         problems.add((name, 1, 1), "YAML nesting is too deep", f"content nests at most {MAX_DEPTH} levels")
@@ -202,7 +218,7 @@ def _convert(node, path, depth, source: SourceFile, loader, problems: Problems):
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
                 problems.add((name, key_node.start_mark.line + 1, key_node.start_mark.column + 1),
-                             "mapping keys must be plain strings")
+                             "mapping keys must be plain strings", "write `key: value` with a plain word as key")
                 continue
             key = key_node.value
             key_where = (name, key_node.start_mark.line + 1, key_node.start_mark.column + 1)
@@ -231,6 +247,8 @@ def _compose_node(self, parent, index):
         event = self.peek_event()
         raise yaml.composer.ComposerError(
             None, None, "YAML aliases (*name) are not allowed in content", event.start_mark)
+    if self.first_anchor is None and getattr(self.peek_event(), "anchor", None):
+        self.first_anchor = self.peek_event()  # refused once the file is composed (an alias first)
     if self.depth_guard > MAX_DEPTH:
         raise yaml.composer.ComposerError(
             None, None, f"YAML nesting is deeper than {MAX_DEPTH} levels", self.peek_event().start_mark)
@@ -243,6 +261,7 @@ def _compose_node(self, parent, index):
 
 _StrictLoader.compose_node = _compose_node
 _StrictLoader.depth_guard = 0
+_StrictLoader.first_anchor = None
 
 
 def content_files(folder: Path, problems: Problems, root: Path) -> list[Path]:

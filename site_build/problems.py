@@ -53,3 +53,7 @@ def nearest(word: str, choices, n: int = 3) -> str:
     if not close:
         return ""
     return "did you mean " + " or ".join(close) + "?"
+
+
+class BuildError(Exception):
+    """An output could not be produced (Graphviz, MkDocs, WeasyPrint): a clear message, exit 1."""

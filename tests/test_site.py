@@ -142,3 +142,15 @@ def test_failure_while_building_keeps_the_old_site(built, tmp_path, monkeypatch)
         build_module.build(ROOT / "content", site, pdfs=False, quiet=True, work=tmp_path / "work")
     assert {p.relative_to(site): p.stat().st_mtime_ns for p in site.rglob("*")} == before
     assert not [p for p in site.parent.iterdir() if p.name.startswith(".site-")]
+
+
+def test_mkdocs_warning_fails_the_build_with_its_reason(tmp_path):
+    from site_build.build import mkdocs_build
+    from site_build.problems import BuildError
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# Home\n\n[broken](missing.md)\n")
+    with pytest.raises(BuildError) as error:
+        mkdocs_build(docs, tmp_path / "out", [{"Home": "index.md"}])
+    assert "missing.md" in str(error.value)

@@ -19,13 +19,14 @@ import jinja2
 
 from .. import model
 from ..link import Index
+from ..problems import BuildError
 from .markup import plain_text
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 WRAP = 34
 
 
-class GraphvizError(RuntimeError):
+class GraphvizError(BuildError):
     pass
 
 
@@ -34,7 +35,8 @@ def _label(text: str, index: Index, width: int = WRAP) -> str:
     lines = []
     for paragraph in plain_text(text, index).split("\n"):
         lines += textwrap.wrap(paragraph, width) or [""]
-    return "<br/>".join(html.escape(line, quote=True) for line in lines if line is not None).strip()
+    # Graphviz expands \N, \G, \L … even inside HTML-like labels: double every backslash.
+    return "<br/>".join(html.escape(line, quote=True).replace("\\", "\\\\") for line in lines).strip()
 
 
 def numbering(procedure: model.Procedure) -> dict[str, int]:

@@ -82,4 +82,6 @@ def plain_text(text: str, index: Index) -> str:
 
 def table_cell(markdown: str) -> str:
     """Markdown safe inside one pipe-table cell."""
-    return markdown.strip().replace("|", "\\|").replace("\n\n", "<br><br>").replace("\n", " ")
+    # A '|' already escaped by escape_inline stays as it is; any other one is escaped here.
+    markdown = re.sub(r"(?<!\\)\|", r"\\|", markdown.strip())
+    return markdown.replace("\n\n", "<br><br>").replace("\n", " ")

@@ -1,0 +1,55 @@
+"""Shared fixtures: run the real `rulesmith` command under resource limits; a previously built site.
+
+Keep this file small; helpers used by one test module live in that module.
+"""
+
+from __future__ import annotations
+
+import resource
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+RULESMITH = ROOT / ".venv" / "bin" / "rulesmith"
+FIXTURE_SITE_CONTENT = ROOT / "tests" / "fixtures" / "site"
+MEMORY_LIMIT = 1 << 30  # 1 GiB of address space: bad input must fail with bounded memory
+
+
+@dataclass
+class Run:
+    returncode: int
+    stdout: str
+    stderr: str
+    seconds: float
+
+
+def _limits() -> None:  # runs in the child, before exec
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    resource.setrlimit(resource.RLIMIT_CPU, (60, 60))
+
+
+def run_rulesmith(*args: str, cwd: Path, timeout: float = 120) -> Run:
+    """`rulesmith --content . <args>` in `cwd` (a content folder), limited to 1 GiB and 60 s of CPU."""
+    started = time.perf_counter()
+    result = subprocess.run([str(RULESMITH), "--content", ".", *args], cwd=cwd, capture_output=True,
+                            text=True, timeout=timeout, preexec_fn=_limits)
+    return Run(result.returncode, result.stdout, result.stderr, time.perf_counter() - started)
+
+
+def build_site(content: Path, site: Path, work: Path) -> None:
+    """Build a site in-process with its own work folder (not the shared .build/ of the checkout)."""
+    from site_build.build import build
+
+    build(content, site, pdfs=False, quiet=True, work=work)
+
+
+@pytest.fixture(scope="session")
+def fixture_site(tmp_path_factory) -> Path:
+    """The site built from tests/fixtures/site: a known good build (read-only: copy it to change it)."""
+    folder = tmp_path_factory.mktemp("fixture-site")
+    build_site(FIXTURE_SITE_CONTENT, folder / "site", folder / "work")
+    return folder / "site"
