@@ -228,8 +228,9 @@ def render_site(checked: list[Checked], downloads: list[dict]) -> Site:
     env = environment()
     site = Site()
     games = [c.game for c in checked]
+    home = {c.game.id: PageContext(c.game, c.index, "index.md") for c in checked}
     site.pages.append(Page("index.md", env.get_template("home.md.j2").render(
-        games=games, checked=checked, gaps_of=gaps_of)))
+        games=games, home=home, gaps_of=gaps_of)))
     site.nav.append({"Home": "index.md"})
     for item in checked:
         game_site = render_game(env, item, downloads)
