@@ -1,0 +1,362 @@
+"""Player aids, PDF side: HTML from render/aid.py to PDF with WeasyPrint, sandboxed, cached, parallel.
+
+- Sandboxed: WeasyPrint fetches only files under templates/ and content/ and data: URLs. Any
+  other URL (http, https, file:// elsewhere) stops the build with a BuildError naming the
+  content file and line that asked for it.
+- Deterministic: no clock anywhere. The PDF dates are the latest erratum's date (none without
+  errata), the file identifier is a hash of the content, fonts are subset by name and hash.
+- Cached: a PDF is stored under a hash of everything it depends on (its HTML, which holds the
+  game's content and the flowcharts; the game's folder; templates/pdf and the fonts it loads;
+  WeasyPrint's version and options), so an unchanged aid is never rendered again.
+- Parallel: the aids that must be rendered are laid out in a pool of processes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import mimetypes
+import re
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import weasyprint
+from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
+
+from ..link import texts
+from ..pipeline import Checked
+from ..problems import ContentError, Problem
+from . import aid
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATES = ROOT / "templates"
+WORKERS = 2
+CACHE_FORMAT = "rulesmith-aid-1"
+# Tagged PDF (structure tree, language, title, alt text for figures) with the PDF/UA-1
+# identification in its XMP metadata. WeasyPrint 70 leaves the footers (margin boxes) out of
+# the structure tree rather than marking them as artifacts, so the PDF/UA claim is WeasyPrint's
+# best effort, not validated: veraPDF cannot be installed here.
+PDF_OPTIONS = {"pdf_variant": "pdf/ua-1", "pdf_identifier": True}
+URL_IN_TEXT = re.compile(r"\]\(\s*<?([^)\s>]+)|<([a-zA-Z][a-zA-Z0-9+.-]*:[^>\s]+)>|((?:https?|file|ftp)://[^\s)\]>]+)")
+
+
+class BuildError(ContentError):
+    """A player aid cannot be built; carries located problems like ContentError (same CLI output)."""
+
+    def __reduce__(self):  # keep the problems when crossing a process boundary
+        return (type(self), (self.problems,))
+
+
+class SandboxError(FatalURLFetchingError):
+    """Raised inside WeasyPrint for a URL outside the sandbox; fatal, so rendering stops at once."""
+
+    def __init__(self, problem: Problem):
+        super().__init__(str(problem))
+        self.problem = problem
+
+
+class SandboxFetcher(URLFetcher):
+    """Serves files under the given roots and data: URLs; refuses everything else.
+
+    `asked_by` maps URLs written in content text to where they are written (file, line,
+    column), so the error names the content file that asked for a refused URL.
+    """
+
+    def __init__(self, roots, asked_by: dict[str, tuple[str, int, int]] | None = None, aid_name: str = "player aid"):
+        super().__init__(fail_on_errors=True)
+        self.roots = [Path(r).resolve() for r in roots]
+        self.asked_by = asked_by or {}
+        self.aid_name = aid_name
+        self.refused: list[Problem] = []
+
+    def fetch(self, url, headers=None):
+        scheme = url.split(":", 1)[0].lower() if ":" in url else ""
+        if scheme == "data":
+            return super().fetch(url, headers)
+        if scheme == "file":
+            path = self._local(url)
+            if path is not None:
+                kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+                return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": kind})
+        problem = self._problem(url)
+        self.refused.append(problem)
+        raise SandboxError(problem)
+
+    def _local(self, url: str) -> Path | None:
+        parts = urlsplit(url)
+        if parts.netloc not in ("", "localhost"):
+            return None
+        path = Path(unquote(parts.path)).resolve()  # resolves .. and symlinks before the check
+        if path.is_file() and any(path.is_relative_to(root) for root in self.roots):
+            return path
+        return None
+
+    def _problem(self, url: str) -> Problem:
+        where = self.asked_by.get(url) or next(
+            (w for asked, w in self.asked_by.items() if asked and (url.endswith(asked) or asked.endswith(url))), None)
+        message = f"the {self.aid_name} may not load '{url}'"
+        hint = "a PDF may load only files under templates/ and content/ and data: URLs; remove the image or link"
+        if where is None:
+            return Problem("templates/pdf", 1, 1, message + " (asked for by a template, not by content)", hint)
+        return Problem(where[0], where[1], where[2], message, hint)
+
+
+def urls_in_content(checked: Checked) -> dict[str, tuple[str, int, int]]:
+    """Every URL written in the game's texts, with the place it is written."""
+    found = {}
+    for text in texts(checked.game):
+        for match in URL_IN_TEXT.finditer(text.value):
+            url = next(g for g in match.groups() if g)
+            if url not in found and text.item._file is not None:
+                found[url] = text.item._file.find_text(text.item._path + text.path, url)
+    return found
+
+
+@dataclass
+class Job:
+    """One PDF to make: everything a worker process needs, and nothing it must not touch."""
+
+    game: str
+    title: str
+    paper: str
+    path: str  # downloads/<game>/<aid>-<paper>.pdf
+    html: str
+    roots: tuple[str, ...]
+    asked_by: dict = field(default_factory=dict)
+    depends: str = ""  # digest of the files the HTML may load
+
+    @property
+    def base_url(self) -> str:
+        return (TEMPLATES / "pdf").as_uri() + "/"
+
+    def key(self) -> str:
+        digest = hashlib.sha256()
+        for part in (CACHE_FORMAT, weasyprint.__version__, json.dumps(PDF_OPTIONS, sort_keys=True),
+                     self.path, self.depends, self.html):
+            digest.update(part.encode("utf-8"))
+            digest.update(b"\0")
+        return digest.hexdigest()[:32]
+
+
+@dataclass
+class Rendered:
+    pdf: bytes
+    pages: int
+    warnings: list[str] = field(default_factory=list)  # WeasyPrint's own (unsupported CSS …)
+    layout: list[str] = field(default_factory=list)  # layout_problems(): should stay empty
+
+
+MIN_TEXT_PX = 8 * 96 / 72  # 8 pt
+TOLERANCE = 2.0  # px (0.5 mm): WeasyPrint lets a bordered inline box at a line end overhang by ~1 px
+
+
+def layout_problems(document: weasyprint.Document) -> list[str]:
+    """What a reader would find cut, cramped or lost, from WeasyPrint's layout boxes: anything
+    painted (text, images, borders, backgrounds) outside the page area (margin boxes: outside
+    the page) or wider than the column or cell it sits in, text smaller than 8 pt, a table
+    continued on a page without its header row."""
+    from weasyprint.formatting_structure import boxes
+
+    found = []
+
+    def describe(box) -> str:
+        text = getattr(box, "text", None)
+        if text is None:
+            text = " ".join(b.text for b in box.descendants() if isinstance(b, boxes.TextBox))
+        return f"<{box.element_tag or type(box).__name__}> {text.strip()[:50]!r}"
+
+    def paints(box) -> bool:
+        """Text, images, and boxes with a border or a background: what shows on paper (an
+        empty block's extent past the page shows nothing)."""
+        if isinstance(box, (boxes.TextBox, boxes.ReplacedBox)):
+            return True
+        style = box.style
+        visible_border = any(style[f"border_{side}_width"] and style[f"border_{side}_style"] not in ("none", "hidden")
+                             for side in ("top", "right", "bottom", "left"))
+        return visible_border or style["background_color"].alpha > 0
+
+    def walk(box, page: int, area, block) -> None:
+        if isinstance(box, boxes.TextBox) and box.text.strip() and box.style["font_size"] < MIN_TEXT_PX - 0.01:
+            found.append(f"page {page}: text smaller than 8 pt ({box.style['font_size'] * 0.75:.1f} pt): {describe(box)}")
+        if paints(box) and getattr(box, "width", None) is not None and getattr(box, "position_x", None) is not None:
+            x, y = box.border_box_x(), box.border_box_y()
+            right, bottom = x + box.border_width(), y + box.border_height()
+            if box.border_width() > 0 and box.border_height() > 0:
+                if x < area[0] - TOLERANCE or right > area[2] + TOLERANCE or y < area[1] - TOLERANCE \
+                        or bottom > area[3] + TOLERANCE:
+                    found.append(f"page {page}: {describe(box)} runs off the page area "
+                                 f"({x:.0f},{y:.0f})-({right:.0f},{bottom:.0f}) outside "
+                                 f"({area[0]:.0f},{area[1]:.0f})-({area[2]:.0f},{area[3]:.0f})")
+                elif block is not None and right > block[1] + TOLERANCE:
+                    found.append(f"page {page}: {describe(box)} is {right - block[1]:.1f}px wider than its column or cell")
+        if isinstance(box, boxes.TableBox):
+            groups = [g for g in box.children if isinstance(g, boxes.TableRowGroupBox)]
+            source_has_header = any(getattr(child, "tag", None) == "thead" for child in box.element) \
+                if box.element is not None else False
+            if source_has_header and groups and not any(g.is_header for g in groups):
+                found.append(f"page {page}: table continued without its header row: {describe(box)}")
+        if isinstance(box, boxes.BlockContainerBox) and getattr(box, "width", None) is not None:
+            block = (box.padding_box_x(), box.content_box_x() + box.width)
+        for child in getattr(box, "children", []):
+            walk(child, page, area, block)
+
+    for number, page in enumerate(document.pages, start=1):
+        page_box = page._page_box
+        area = (page_box.content_box_x(), page_box.content_box_y(),
+                page_box.content_box_x() + page_box.width, page_box.content_box_y() + page_box.height)
+        whole = (0, 0, page_box.margin_width(), page_box.margin_height())
+        for child in page_box.children:
+            walk(child, number, whole if isinstance(child, boxes.MarginBox) else area, None)
+    return found
+
+
+def _digest_files(*folders: Path) -> str:
+    digest = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def jobs_for(checked: list[Checked], charts: dict[str, bytes]) -> list[Job]:
+    """Every aid of every game, in both paper sizes, with its HTML."""
+    templates = _digest_files(TEMPLATES / "pdf", TEMPLATES / "fonts")
+    jobs = []
+    for item in checked:
+        game = item.game
+        content_root = game.folder.resolve().parent
+        depends = templates + _digest_files(game.folder)
+        asked_by = urls_in_content(item)
+        for kind in aid.aid_kinds(game):
+            for paper in aid.PAPERS:
+                jobs.append(Job(game=game.id, title=kind.title, paper=paper.name,
+                                path=aid.aid_path(game.id, kind, paper),
+                                html=aid.render_html(item, kind, paper, charts),
+                                roots=(str(TEMPLATES), str(content_root)), asked_by=asked_by, depends=depends))
+    return jobs
+
+
+class _Collect(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
+def render_document(job: Job) -> weasyprint.Document:
+    """Lay out one aid (a WeasyPrint Document) with its page numbers filled in; raises
+    BuildError for a refused URL. See aid.number_pages for the passes."""
+    fetcher = SandboxFetcher(job.roots, job.asked_by, aid_name=f"{job.title} ({job.path})")
+    html, used = job.html, None
+    for _attempt in range(4):
+        document = _layout(job, html, fetcher)
+        found = {name: number for number, page in enumerate(document.pages, start=1) for name in page.anchors}
+        numbers = (found, len(document.pages))
+        if numbers == used:
+            break
+        used = numbers
+        html = aid.number_pages(job.html, *numbers)
+    return document
+
+
+def _layout(job: Job, html: str, fetcher: SandboxFetcher) -> weasyprint.Document:
+    try:
+        document = weasyprint.HTML(string=html, base_url=job.base_url, url_fetcher=fetcher).render(**PDF_OPTIONS)
+    except SandboxError as error:
+        raise BuildError([error.problem]) from None
+    except FatalURLFetchingError as error:
+        cause = error.__cause__ or error
+        raise BuildError([Problem("templates/pdf", 1, 1, f"{job.path}: {error} ({cause})",
+                                  "check the file names in templates/pdf")]) from None
+    if fetcher.refused:
+        raise BuildError(fetcher.refused)
+    return document
+
+
+def render(job: Job) -> Rendered:
+    """One PDF, in this process. WeasyPrint's warnings come back with it (tests want none)."""
+    collect = _Collect()
+    logger = logging.getLogger("weasyprint")
+    logger.addHandler(collect)
+    try:
+        document = render_document(job)
+        try:
+            pdf = document.write_pdf(**PDF_OPTIONS)
+        except SandboxError as error:
+            raise BuildError([error.problem]) from None
+    finally:
+        logger.removeHandler(collect)
+    return Rendered(pdf, len(document.pages), collect.messages, layout_problems(document))
+
+
+def _cached(job: Job, cache: Path) -> Rendered | None:
+    pdf, meta = cache / f"{job.key()}.pdf", cache / f"{job.key()}.json"
+    if pdf.exists() and meta.exists():
+        info = json.loads(meta.read_text())
+        return Rendered(pdf.read_bytes(), info["pages"], info["warnings"], info["layout"])
+    return None
+
+
+def _store(job: Job, result: Rendered, cache: Path) -> None:
+    cache.mkdir(parents=True, exist_ok=True)
+    for suffix, data in ((".pdf", result.pdf),
+                         (".json", json.dumps({"pages": result.pages, "warnings": result.warnings, "layout": result.layout}).encode())):
+        target = cache / f"{job.key()}{suffix}"
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_bytes(data)
+        tmp.replace(target)
+
+
+def render_all(jobs: list[Job], cache: Path, workers: int = WORKERS) -> dict[str, Rendered]:
+    """Every job's PDF by path: from the cache, or rendered in parallel; all problems at once."""
+    results, todo = {}, []
+    for job in jobs:
+        hit = _cached(job, cache)
+        if hit is not None:
+            results[job.path] = hit
+        else:
+            todo.append(job)
+    problems, outcomes = [], []
+    if len(todo) <= 1 or workers <= 1:
+        for job in todo:
+            try:
+                outcomes.append((job, render(job)))
+            except BuildError as error:
+                problems += error.problems
+    else:
+        with ProcessPoolExecutor(max_workers=min(workers, len(todo))) as pool:
+            # Longest first, so that two workers finish at about the same time.
+            futures = [(job, pool.submit(render, job)) for job in sorted(todo, key=lambda j: -len(j.html))]
+            for job, future in futures:
+                try:
+                    outcomes.append((job, future.result()))
+                except BuildError as error:
+                    problems += error.problems
+    for job, result in outcomes:
+        _store(job, result, cache)
+        results[job.path] = result
+    if problems:
+        raise BuildError(sorted(set(problems)))
+    return results
+
+
+def human_size(size: int) -> str:
+    if size < 1024 * 1024:
+        return f"{max(1, round(size / 1024))} KB"
+    return f"{size / (1024 * 1024):.1f} MB"
+
+
+def build_aids(checked: list[Checked], charts: dict[str, bytes], cache: Path) -> tuple[dict[str, bytes], list[dict]]:
+    """Every player aid: {site path: PDF bytes} and the downloads list for the site's pages."""
+    jobs = jobs_for(checked, charts)
+    results = render_all(jobs, cache)
+    aids = {job.path: results[job.path].pdf for job in jobs}
+    downloads = [{"game": job.game, "title": job.title, "paper": job.paper, "path": job.path,
+                  "pages": results[job.path].pages, "size": human_size(len(results[job.path].pdf))}
+                 for job in jobs]
+    return aids, downloads
