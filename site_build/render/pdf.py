@@ -213,10 +213,10 @@ def layout_problems(document: weasyprint.Document) -> list[str]:
     return found
 
 
-def _digest_files(*folders: Path) -> str:
+def _digest_files(*folders: Path, skip: tuple[str, ...] = ()) -> str:
     digest = hashlib.sha256()
     for folder in folders:
-        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.endswith(skip)):
             digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
@@ -228,7 +228,8 @@ def jobs_for(checked: list[Checked], charts: dict[str, bytes]) -> list[Job]:
     for item in checked:
         game = item.game
         content_root = game.folder.resolve().parent
-        depends = templates + _digest_files(game.folder)
+        # The YAML is already in the HTML; only other files of the game folder (images) may be loaded.
+        depends = templates + _digest_files(game.folder, skip=(".yaml", ".yml"))
         asked_by = urls_in_content(item)
         for kind in aid.aid_kinds(game):
             for paper in aid.PAPERS:
