@@ -387,7 +387,18 @@ def heading_height(procedure: model.Procedure, index: Index, paper: Paper) -> fl
     return 12 + lines * BODY_PT * 1.24 / PT_PER_MM + 2 * len(texts) + 6
 
 
-def place_chart(chart: Chart, paper: Paper, heading: float = 22) -> dict:
+def steps_height(procedure: model.Procedure, index: Index, paper: Paper) -> float:
+    """A generous estimate (mm) of the numbered steps set in two columns below a chart."""
+    column = (paper.content_width - 6) / 2 - 6.5
+    per_line = column / (BODY_PT * 0.58 / PT_PER_MM)
+    lines = 0
+    for node in procedure.nodes:
+        text = plain_text(node.text, index) + " ".join(f" {b.when} → 00" for b in node.branches)
+        lines += math.ceil((len(text) + 8) / per_line)
+    return (lines * BODY_PT * 1.3 / PT_PER_MM + len(procedure.nodes) * 1.2) / 2 + 8
+
+
+def place_chart(chart: Chart, paper: Paper, heading: float = 22, steps: float = 0) -> dict:
     """How a flowchart goes on the page below its heading (`heading` mm), sizes in mm for the
     template. In order of preference: beside its steps; full width; on a landscape page; or,
     when none of these is readable, cut between nodes into pieces of one page each (portrait
@@ -408,6 +419,9 @@ def place_chart(chart: Chart, paper: Paper, heading: float = 22) -> dict:
     beside, full, landscape = fit(cw * 0.56, ch - heading), fit(cw, ch - heading), fit(lw, lh - heading)
     if beside >= MIN_SCALE_BESIDE:
         return sized("beside", beside)
+    together = fit(cw, ch - heading - steps)  # full width with its steps on the same page
+    if steps and together >= MIN_SCALE_FULL:
+        return sized("full", together)
     if full >= MIN_SCALE_FULL:
         return sized("full", full)
     if landscape >= MIN_SCALE_LANDSCAPE:
@@ -469,7 +483,8 @@ def render_html(checked: Checked, kind: AidKind, paper: Paper, charts: dict[str,
     if kind is SOLO_AID:
         for procedure in game.procedures:
             svg = charts[layout.flowchart_file(game.id, procedure.id)]
-            placement = place_chart(Chart.parse(svg), paper, heading_height(procedure, index, paper))
+            placement = place_chart(Chart.parse(svg), paper, heading_height(procedure, index, paper),
+                                    steps_height(procedure, index, paper))
             procedures.append({"procedure": procedure, "chart": placement, "src": data_url(svg)})
     return environment().get_template(kind.template).render(
         game=game, index=index, c=ctx, aid=kind, paper=paper, landscape=paper.landscape(),
