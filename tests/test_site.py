@@ -154,3 +154,21 @@ def test_mkdocs_warning_fails_the_build_with_its_reason(tmp_path):
     with pytest.raises(BuildError) as error:
         mkdocs_build(docs, tmp_path / "out", [{"Home": "index.md"}])
     assert "missing.md" in str(error.value)
+
+
+def test_two_clean_builds_are_byte_identical(built, tmp_path):
+    """Reproducible site: a second build from scratch (own work folder) gives the same bytes,
+    and nothing in it carries the build date (the PDFs' twice-built test is in test_pdf.py)."""
+    import datetime
+
+    from site_build.build import build
+
+    site, _ = built
+    again = tmp_path / "site"
+    build(ROOT / "content", again, pdfs=False, quiet=True, work=tmp_path / "work", cache=tmp_path / "cache")
+    first = {p.relative_to(site): p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    second = {p.relative_to(again): p.read_bytes() for p in again.rglob("*") if p.is_file()}
+    assert sorted(first) == sorted(second)
+    assert [str(p) for p in first if first[p] != second[p]] == []
+    today = datetime.date.today().isoformat().encode()
+    assert [str(p) for p, data in first.items() if today in data] == []
