@@ -73,10 +73,18 @@ def check_declarations(game: Game, problems: Problems) -> None:
                              nearest(spec.to, kinds) or "declare the kind under `kinds:` in game.yaml")
 
 
+SHALLOW_NESTED_LIST = re.compile(r"^( {1,3})([-*+]|\d+\.) ", re.MULTILINE)
+
+
 def check_texts(game: Game, problems: Problems) -> None:
     """No live markup and only https links: content must not inject into readers' browsers."""
     for text in texts(game):
         base = text.item._path + text.path
+        for match in SHALLOW_NESTED_LIST.finditer(text.value):
+            line = text.value[match.start():].split("\n", 1)[0]
+            problems.add(text.item._file.find_text(base, line.strip()),
+                         f"list item indented by {len(match.group(1))} space(s) would not nest",
+                         "indent nested lists by 4 spaces (Markdown), or by 0 for a new list")
         for match in RAW_HTML.finditer(text.value):
             where = text.item._file.find_text(base, text.value[match.start():].split("\n", 1)[0])
             problems.add(where, "raw HTML is not allowed in content text",
