@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from functools import lru_cache
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,8 +49,14 @@ class Index:
         return self.targets[key].name
 
 
+@lru_cache(maxsize=1)
+def _icons_text_parsed(text: str) -> dict[str, dict]:
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
 def load_icons() -> dict[str, dict]:
-    return yaml.safe_load(ICONS_FILE.read_text(encoding="utf-8"))
+    """The icon names of templates/icons.yaml (parsed once per distinct file content)."""
+    return _icons_text_parsed(ICONS_FILE.read_text(encoding="utf-8"))
 
 
 def build_index(game: Game, problems: Problems) -> Index:

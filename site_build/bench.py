@@ -1,0 +1,750 @@
+"""`scripts/bench`: how fast the build is, how it scales, and how far it is from its floor.
+
+Never part of the test suite's pass/fail. One run measures, several repetitions each (median and
+min), on copies of the content in a temporary folder so the repository's .build/, .cache/ and
+site/ are never touched:
+
+ 1. `rulesmith check` over all content, in-process and as a command;
+ 2. a clean build (empty work and cache folders) split by stage;
+ 3. a no-change rebuild, counting what it rewrote;
+ 4. a rebuild after a one-field erratum (`rulesmith errata add`), counting what it re-rendered;
+ 5. the floors: plain `mkdocs build` over the already-generated pages with the same mkdocs.yml
+    and nav, and WeasyPrint writing the already-generated aid HTML and nothing else;
+ 6. scaling: synthetic games (scripts/make_synthetic_games.py) at 1, 10 and 50 games, time and
+    peak memory per size;
+ 7. `rulesmith serve`: how long an edited YAML value takes to show up over HTTP.
+
+Builds run in fresh processes (as `rulesmith build` does), each reporting its own stage
+timings and peak memory. Prints a table and PASS/MISS per target; writes bench.json at the
+repository root. Usage: scripts/bench [--reps N] [--sizes 1,10,50] [--skip serve,scaling] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib.util
+import json
+import os
+import platform
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+RULESMITH = str(Path(sys.executable).with_name("rulesmith"))
+RESULT = "BENCH-RESULT "
+GIB = 1024 ** 3
+STEPS = ("check", "build", "rebuild", "erratum", "floors", "scaling", "serve")
+
+
+# ---------------------------------------------------------------------------------- workers
+# Each measured build or floor runs in its own process, like the real commands, and prints one
+# JSON line: its stage timings, the time its imports took, and its peak memory.
+
+def _rss() -> dict:
+    import resource
+
+    return {"maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+            "children_maxrss_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}
+
+
+def worker(spec: dict) -> dict:
+    started = time.perf_counter()
+    if spec["job"] == "build":
+        from .build import build
+
+        imported = time.perf_counter()
+        timings = build(Path(spec["content"]), Path(spec["site"]), pdfs=spec["pdfs"], quiet=True,
+                        work=Path(spec["work"]), cache=Path(spec["cache"]))
+        return {"import_s": imported - started, "total_s": time.perf_counter() - imported,
+                "timings": timings, **_rss()}
+    if spec["job"] == "mkdocs-floor":
+        import logging
+
+        from mkdocs.commands.build import build as mkdocs_build
+        from mkdocs.config import load_config
+
+        logging.getLogger("mkdocs").setLevel(logging.WARNING)
+        imported = time.perf_counter()
+        mkdocs_build(load_config(spec["config"]))
+        return {"import_s": imported - started, "total_s": time.perf_counter() - imported, **_rss()}
+    if spec["job"] == "pdf-floor":
+        import weasyprint
+
+        imported = time.perf_counter()
+        files = sorted(Path(spec["html"]).glob("*.html"))
+        if spec["jobs"] > 1:
+            from concurrent.futures import ProcessPoolExecutor
+
+            with ProcessPoolExecutor(spec["jobs"]) as pool:
+                sizes = list(pool.map(_write_pdf, [(str(f), spec["base_url"], spec["options"]) for f in files]))
+        else:
+            sizes = [_write_pdf((str(f), spec["base_url"], spec["options"])) for f in files]
+        return {"import_s": imported - started, "total_s": time.perf_counter() - imported,
+                "pdfs": len(sizes), "bytes": sum(sizes), **_rss()}
+    raise ValueError(spec["job"])
+
+
+def _write_pdf(job: tuple[str, str, dict]) -> int:
+    """WeasyPrint and nothing else: the HTML as the build renders it, the same options."""
+    import weasyprint
+
+    path, base_url, options = job
+    html = weasyprint.HTML(string=Path(path).read_text(encoding="utf-8"), base_url=base_url)
+    return len(html.write_pdf(**options))
+
+
+def run_worker(spec: dict, timeout: float = 3600) -> dict:
+    """Run one job in a fresh Python process; its result plus wall time and the process tree's
+    peak memory (os.wait4 reports the child's own ru_maxrss, so sizes never mask each other)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.perf_counter()
+        proc = subprocess.Popen([PYTHON, "-m", "site_build.bench", "--worker", json.dumps(spec)],
+                                stdout=out, stderr=err, cwd=ROOT)
+        deadline = started + timeout
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() > deadline:
+                proc.kill()
+                pid, status, usage = os.wait4(proc.pid, 0)
+                break
+            time.sleep(0.005)
+        wall = time.perf_counter() - started
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0), err.seek(0)
+        stdout, stderr = out.read().decode(errors="replace"), err.read().decode(errors="replace")
+    lines = [line for line in stdout.splitlines() if line.startswith(RESULT)]
+    if proc.returncode != 0 or not lines:
+        raise RuntimeError(f"bench worker {spec['job']} failed (exit {proc.returncode}):\n{stderr[-3000:]}")
+    result = json.loads(lines[-1][len(RESULT):])
+    # CPU seconds of the process and the children it waited for (dot, the PDF pool): unlike wall
+    # time, barely moved by other work on a shared machine.
+    result.update(wall_s=wall, cpu_s=usage.ru_utime + usage.ru_stime, tree_maxrss_kb=usage.ru_maxrss)
+    return result
+
+
+# ---------------------------------------------------------------------------------- helpers
+
+def summary(values: list[float]) -> dict:
+    values = [v for v in values if v is not None]
+    if not values:
+        return {"median": None, "min": None, "runs": []}
+    return {"median": statistics.median(values), "min": min(values), "runs": values}
+
+
+def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
+    """Relative path -> (mtime_ns, size) of every file: what a build rewrote shows as a change."""
+    if not folder.exists():
+        return {}
+    return {str(p.relative_to(folder)): (p.stat().st_mtime_ns, p.stat().st_size)
+            for p in folder.rglob("*") if p.is_file()}
+
+
+def changed(before: dict, after: dict) -> list[str]:
+    return sorted(k for k, v in after.items() if before.get(k) != v)
+
+
+def copy_content(target: Path) -> Path:
+    shutil.copytree(ROOT / "content", target, ignore=shutil.ignore_patterns("*.tmp", "__pycache__"))
+    return target
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def load_generator():
+    path = ROOT / "scripts" / "make_synthetic_games.py"
+    spec = importlib.util.spec_from_file_location("make_synthetic_games", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def pdfs_available() -> bool:
+    return importlib.util.find_spec("site_build.render.pdf") is not None
+
+
+def build_spec(content: Path, folder: Path, pdfs: bool) -> dict:
+    return {"job": "build", "content": str(content), "site": str(folder / "site"),
+            "work": str(folder / "work"), "cache": str(folder / "cache"), "pdfs": pdfs}
+
+
+def stage_totals(runs: list[dict]) -> dict:
+    names = list(dict.fromkeys(name for run in runs for name in run["timings"]))
+    return {name: summary([run["timings"].get(name) for run in runs]) for name in names}
+
+
+def say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------------------- measurements
+
+def measure_check(content: Path, reps: int) -> dict:
+    from .pipeline import check_content
+
+    started = time.perf_counter()
+    checked = check_content(content)
+    first = time.perf_counter() - started
+    in_process = []
+    for _ in range(reps):
+        started = time.perf_counter()
+        check_content(content)
+        in_process.append(time.perf_counter() - started)
+    command = []
+    for _ in range(reps):
+        started = time.perf_counter()
+        subprocess.run([RULESMITH, "--content", str(content), "check"], check=True, capture_output=True)
+        command.append(time.perf_counter() - started)
+    started = time.perf_counter()
+    subprocess.run([PYTHON, "-c", "import site_build.cli, site_build.pipeline"], check=True, cwd=ROOT)
+    imports = time.perf_counter() - started
+    return {"games": len(checked), "items": sum(len(c.index.targets) for c in checked),
+            "in_process_first_s": first, "in_process": summary(in_process), "command": summary(command),
+            "python_and_imports_s": imports}
+
+
+def measure_clean(content: Path, tmp: Path, reps: int, pdfs: bool, floors: bool, serial: bool) -> tuple[dict, dict, Path]:
+    """Clean builds, each followed by the floors, so that other load on the machine falls on
+    both alike (the floors need the pages and aid HTML of a first clean build)."""
+    runs, floor_runs, prepared = [], {"site": [], "parallel": [], "serial": []}, None
+    for rep in range(reps):
+        folder = tmp / f"clean-{rep}"
+        runs.append(run_worker(build_spec(content, folder, pdfs)))
+        say(f"  clean build {rep + 1}/{reps}: {runs[-1]['total_s']:.2f} s")
+        if not floors:
+            continue
+        if prepared is None:
+            prepared = prepare_floors(content, folder, tmp / "floor")
+        floor_runs["site"].append(run_worker({"job": "mkdocs-floor", "config": prepared["config"]}))
+        html = prepared["html"]
+        if pdfs and html["aids"]:
+            for label, n in [("parallel", html["workers"])] + ([("serial", 1)] if serial else []):
+                floor_runs[label].append(run_worker({"job": "pdf-floor", "html": prepared["html_dir"], "jobs": n,
+                                                     "base_url": html["base_url"], "options": html["options"]}))
+        say(f"  floors {rep + 1}/{reps}: site {floor_runs['site'][-1]['total_s']:.2f} s"
+            + (f", PDF {floor_runs['parallel'][-1]['total_s']:.2f} s" if floor_runs["parallel"] else ""))
+    outputs = {"pages": len([p for p in snapshot(folder / "work" / "docs") if p.endswith(".md")]),
+               "pdfs": len(list((folder / "site" / "downloads").rglob("*.pdf"))),
+               "flowcharts": len(list((folder / "cache" / "flowcharts").glob("*.svg")))}
+    clean = {"total": summary([r["total_s"] for r in runs]), "wall": summary([r["wall_s"] for r in runs]),
+             "cpu": summary([r["cpu_s"] for r in runs]), "import": summary([r["import_s"] for r in runs]),
+             "stages": stage_totals(runs), "peak_rss_mib": max(r["maxrss_kb"] for r in runs) / 1024,
+             "outputs": outputs}
+    result = {}
+    if prepared:
+        def stats(rs):
+            return {"total": summary([r["total_s"] for r in rs]), "wall": summary([r["wall_s"] for r in rs]),
+                    "cpu": summary([r["cpu_s"] for r in rs])}
+        result = {"site": stats(floor_runs["site"]), "pdf": {"html": prepared["html"]}}
+        for label in ("parallel", "serial"):
+            if floor_runs[label]:
+                result["pdf"][label] = dict(stats(floor_runs[label]), pdfs=floor_runs[label][-1]["pdfs"],
+                                            jobs=prepared["html"]["workers"] if label == "parallel" else 1)
+        if floor_runs["parallel"]:
+            result["pdf"]["floor"] = dict(result["pdf"]["parallel"]["total"], how="parallel")
+            result["pdf"]["floor_cpu"] = result["pdf"]["parallel"]["cpu"]
+    return clean, result, folder
+
+
+def outputs_state(folder: Path) -> dict:
+    return {"docs": snapshot(folder / "work" / "docs"), "pdf": snapshot(folder / "cache" / "pdf"),
+            "charts": snapshot(folder / "cache" / "flowcharts"), "site": _pdf_digests(folder / "site")}
+
+
+def _pdf_digests(site: Path) -> dict[str, str]:
+    """The site is rebuilt whole (new mtimes everywhere): compare the PDFs by content."""
+    import hashlib
+
+    return {str(p.relative_to(site)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in site.rglob("*.pdf")} if site.exists() else {}
+
+
+def rerendered(before: dict, after: dict) -> dict:
+    pdfs = changed(before["site"], after["site"])
+    written = changed(before["docs"], after["docs"])
+    return {"pages_written": [p for p in written if p.endswith(".md")],
+            "other_files_written": [p for p in written if not p.endswith(".md")],
+            "pdf_cache_misses": len([p for p in set(after["pdf"]) - set(before["pdf"]) if p.endswith(".pdf")]),
+            "pdfs_changed": pdfs,
+            "flowchart_cache_misses": len([p for p in set(after["charts"]) - set(before["charts"]) if p.endswith(".svg")])}
+
+
+def measure_rebuild(content: Path, folder: Path, reps: int, pdfs: bool) -> dict:
+    runs, outputs = [], []
+    for _ in range(reps):
+        before = outputs_state(folder)
+        runs.append(run_worker(build_spec(content, folder, pdfs)))
+        outputs.append(rerendered(before, outputs_state(folder)))
+    return {"total": summary([r["total_s"] for r in runs]), "wall": summary([r["wall_s"] for r in runs]),
+            "cpu": summary([r["cpu_s"] for r in runs]), "stages": stage_totals(runs), "rerendered": outputs[-1]}
+
+
+def erratum_target(content: Path) -> tuple:
+    """A plain integer field of an entity, in a game with procedures (so both aids exist):
+    (game id, entity key, field id, value, max, entity, index)."""
+    from .pipeline import check_content
+
+    for checked in check_content(content):
+        game = checked.game
+        if not game.procedures:
+            continue
+        for entity in game.entities:
+            kind = game.kind(entity.kind)
+            for spec in kind.fields:
+                value = entity.fields.get(spec.id)
+                if spec.type == "integer" and type(value) is int:
+                    return game.id, f"{entity.kind}:{entity.id}", spec.id, value, spec.max, checked
+    raise RuntimeError("no entity with a plain integer field to change")
+
+
+def apply_erratum(content: Path, game: str, key: str, field: str, old: int, new: int, n: int) -> dict:
+    """`rulesmith errata add`; when the errata command is not there yet, the value is edited in
+    the YAML directly (said so in the results)."""
+    started = time.perf_counter()
+    result = subprocess.run([RULESMITH, "--content", str(content), "errata", "add", game, key, f"fields.{field}", str(new),
+                             "--source", "publisher-faq", "--description", "Benchmark erratum",
+                             "--note", f"Benchmark run {n}: {field} {old} → {new}."],
+                            capture_output=True, text=True)
+    elapsed = time.perf_counter() - started
+    if result.returncode == 0:
+        return {"method": "rulesmith errata add", "seconds": elapsed}
+    from .pipeline import check_content
+
+    target = next(c for c in check_content(content) if c.game.id == game).index.targets[key].item
+    file, line, column = target.where("fields", field)
+    path = Path(file)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    text = lines[line - 1]
+    match = re.match(r"-?\d+", text[column - 1:])
+    if not match or int(match.group(0)) != old:
+        raise RuntimeError(f"cannot edit {key} {field} at {file}:{line}:{column}: {text!r}")
+    lines[line - 1] = text[:column - 1] + str(new) + text[column - 1 + len(match.group(0)):]
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return {"method": f"edited the YAML value directly (errata add failed: "
+                      f"{(result.stdout + result.stderr).strip()[:200]})", "seconds": elapsed}
+
+
+def expected_outputs(checked, key: str) -> set[str]:
+    """Pages an erratum of `key` may change: its own page, the pages that mention it, the game's
+    overview and changelog, and the site-wide home, downloads and changelog pages."""
+    from .render import layout
+
+    game, index = checked.game, checked.index
+    pages = {layout.page_of(game, index, key)[0], f"{game.id}/index.md", f"{game.id}/changelog.md",
+             "index.md", "downloads.md", "changelog.md"}
+    for owner in index.backlinks.get(key, []):
+        if owner in index.targets:
+            pages.add(layout.page_of(game, index, owner)[0])
+    return pages
+
+
+def measure_erratum(tmp: Path, reps: int, pdfs: bool) -> dict:
+    content = copy_content(tmp / "content-erratum")
+    folder = tmp / "erratum"
+    run_worker(build_spec(content, folder, pdfs))  # the clean build the errata are applied to
+    game, key, field, value, maximum, checked = erratum_target(content)
+    allowed = expected_outputs(checked, key)
+    runs, outputs, applied = [], [], []
+    other = value + 1 if maximum is None or value + 1 <= maximum else value - 1
+    for n in range(reps):  # v → v+1 → v → v+1 …: each record's old is the previous one's new
+        old, new = (value, other) if n % 2 == 0 else (other, value)
+        applied.append(apply_erratum(content, game, key, field, old, new, n + 1))
+        before = outputs_state(folder)
+        runs.append(run_worker(build_spec(content, folder, pdfs)))
+        outputs.append(rerendered(before, outputs_state(folder)))
+    last = outputs[-1]
+    unexpected_pages = sorted(p for out in outputs for p in out["pages_written"]
+                              if p.endswith(".md") and p not in allowed)
+    other_pdfs = sorted({p for out in outputs for p in out["pdfs_changed"] if not p.startswith(f"downloads/{game}/")})
+    return {"target": f"{game} {key} fields.{field}", "method": applied[-1]["method"],
+            "errata_add": summary([a["seconds"] for a in applied]),
+            "total": summary([r["total_s"] for r in runs]), "wall": summary([r["wall_s"] for r in runs]),
+            "cpu": summary([r["cpu_s"] for r in runs]), "stages": stage_totals(runs), "rerendered": last,
+            "unexpected_pages": sorted(set(unexpected_pages)), "other_games_pdfs": other_pdfs}
+
+
+def nav_and_html(content: Path, folder: Path, html_dir: Path) -> tuple[list, dict]:
+    """The nav MkDocs got, and every aid's HTML exactly as the build renders it (pdf.jobs_for,
+    from the cached flowcharts), with the base URL and WeasyPrint options the build uses."""
+    from .build import flowcharts
+    from .pipeline import check_content
+    from .render.site import render_site
+
+    checked = check_content(content)
+    nav = render_site(checked, []).nav
+    info = {"aids": 0, "html_s": None, "source": None, "options": {}, "base_url": None}
+    try:
+        from .render import pdf
+    except ImportError as error:
+        info["source"] = f"no PDF module ({error})"
+        return nav, info
+    charts = flowcharts(checked, folder / "cache")
+    html_dir.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    jobs = pdf.jobs_for(checked, charts)
+    info["html_s"] = time.perf_counter() - started
+    for job in jobs:
+        (html_dir / (job.path.replace("/", "--") + ".html")).write_text(job.html, encoding="utf-8")
+        info["base_url"] = job.base_url
+    # as many processes as the build's PDF pool: the floor is WeasyPrint at the same parallelism
+    info.update(aids=len(jobs), source="site_build.render.pdf.jobs_for", options=pdf.PDF_OPTIONS,
+                workers=min(getattr(pdf, "WORKERS", os.cpu_count() or 1), len(jobs)))
+    return nav, info
+
+
+def prepare_floors(content: Path, folder: Path, floor: Path) -> dict:
+    """mkdocs.yml with the build's nav and absolute paths; the aid HTML files."""
+    import yaml
+
+    floor.mkdir(parents=True, exist_ok=True)
+    nav, html = nav_and_html(content, folder, floor / "html")
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    config.update(docs_dir=str(folder / "work" / "docs"), site_dir=str(floor / "site"), nav=nav)
+    config_file = floor / "mkdocs.yml"  # every path in it is absolute
+    config_file.write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return {"config": str(config_file), "html": html, "html_dir": str(floor / "html")}
+
+
+def measure_scaling(tmp: Path, sizes: list[int], reps: int, pdfs: bool) -> list[dict]:
+    generator = load_generator()
+    rows = []
+    for n in sizes:
+        content = tmp / f"synthetic-{n}" / "content"
+        generator.generate(content, n)
+        runs = []
+        for rep in range(reps):
+            runs.append(run_worker(build_spec(content, tmp / f"synthetic-{n}" / f"build-{rep}", pdfs)))
+            say(f"  {n} game(s), build {rep + 1}/{reps}: {runs[-1]['total_s']:.2f} s")
+        total = summary([r["total_s"] for r in runs])
+        rows.append({"games": n, "total": total, "wall": summary([r["wall_s"] for r in runs]),
+                     "per_game_s": total["median"] / n, "stages": stage_totals(runs),
+                     "peak_rss_mib": max(r["maxrss_kb"] for r in runs) / 1024,
+                     "peak_children_rss_mib": max(r["children_maxrss_kb"] for r in runs) / 1024,
+                     "peak_tree_rss_mib": max(r["tree_maxrss_kb"] for r in runs) / 1024})
+        shutil.rmtree(tmp / f"synthetic-{n}", ignore_errors=True)
+    return rows
+
+
+def serve_target(content: Path) -> tuple[Path, int, int, str, str]:
+    """An entity name to edit: (file, line, column, current name, page URL path)."""
+    from .pipeline import check_content
+    from .render import layout
+
+    for checked in check_content(content):
+        for entity in checked.game.entities:
+            file, line, column = entity.where("name")
+            text = Path(file).read_text(encoding="utf-8").split("\n")[line - 1]
+            if text[column - 1:].rstrip() == entity.name and len(entity.name) > 3:
+                page = layout.kind_page(checked.game.id, entity.kind).removesuffix(".md")
+                return Path(file), line, column, entity.name, page
+    raise RuntimeError("no entity name written as a plain scalar")
+
+
+def fetch(url: str) -> str | None:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return response.read().decode("utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def measure_serve(tmp: Path, reps: int, timeout: float = 60) -> dict:
+    content = copy_content(tmp / "content-serve")
+    path, line, column, name, page = serve_target(content)
+    port = free_port()
+    home = f"http://127.0.0.1:{port}/"
+    log = (tmp / "serve.log").open("wb")
+    started = time.perf_counter()
+    proc = subprocess.Popen([RULESMITH, "--content", str(content), "serve", "--dev-addr", f"127.0.0.1:{port}"],
+                            stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+    result = {"page": page, "edited": f"{path.relative_to(content)}:{line}:{column} name", "latency": None}
+    try:
+        while fetch(home) is None:
+            if proc.poll() is not None or time.perf_counter() - started > timeout:
+                raise RuntimeError(f"rulesmith serve did not come up: see {tmp / 'serve.log'}")
+            time.sleep(0.05)
+        result["startup_s"] = time.perf_counter() - started
+        # page.html with the offline plugin (it turns directory URLs off), page/ without
+        url = next((home + page + end for end in (".html", "/") if fetch(home + page + end)), None)
+        if url is None:
+            raise RuntimeError(f"rulesmith serve does not serve /{page}.html nor /{page}/")
+        result["page"] = url.removeprefix(home)
+        time.sleep(1.0)  # let the first build's own file events settle
+        latencies, lines = [], path.read_text(encoding="utf-8").split("\n")
+        for n in range(reps):
+            marker = f"{name} bench{n}x{os.getpid()}"
+            lines[line - 1] = lines[line - 1][:column - 1] + marker
+            edited = time.perf_counter()
+            path.write_text("\n".join(lines), encoding="utf-8")
+            seen = None
+            while time.perf_counter() - edited < timeout:
+                body = fetch(url)
+                if body is not None and marker in body:
+                    seen = time.perf_counter() - edited
+                    break
+                time.sleep(0.01)
+            latencies.append(seen)
+            # Quiet period: the hook's page writes trigger one more full build after each edit;
+            # let it finish so that the next edit does not wait behind it.
+            time.sleep(min(30.0, 1.0 + 1.5 * (seen or timeout)))
+        result["latency"] = summary(latencies)
+        result["timeouts"] = sum(1 for v in latencies if v is None)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+    return result
+
+
+# ---------------------------------------------------------------------------------- report
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def fmt(value, unit: str = "s") -> str:
+    if value is None:
+        return "n/a"
+    if unit == "s":
+        return f"{value:.2f} s" if value < 100 else f"{value:.0f} s"
+    if unit == "x":
+        return f"{value:.2f}×"
+    if unit == "%":
+        return f"{value * 100:.0f} %"
+    if unit == "MiB":
+        return f"{value:.0f} MiB"
+    return str(value)
+
+
+def targets(r: dict) -> list[dict]:
+    found = []
+
+    def target(name, value, limit, unit, ok, detail=""):
+        found.append({"target": name, "value": value, "limit": limit, "unit": unit,
+                      "status": "n/a" if value is None else ("PASS" if ok else "MISS"), "detail": detail})
+
+    clean = r.get("clean", {}).get("total", {}).get("median")
+    floors = r.get("floors", {})
+    site_floor = floors.get("site", {}).get("total", {}).get("median")
+    pdf_floor = floors.get("pdf", {}).get("floor", {}).get("median")
+    if r.get("pdfs"):
+        floor_sum = site_floor + pdf_floor if site_floor is not None and pdf_floor is not None else None
+    else:
+        floor_sum = site_floor
+    value = ratio(clean, floor_sum)
+    cpu = r.get("clean", {}).get("cpu", {}).get("median")
+    cpu_floor = floors.get("site", {}).get("cpu", {}).get("median")
+    if r.get("pdfs") and cpu_floor is not None:
+        cpu_floor = cpu_floor + floors.get("pdf", {}).get("floor_cpu", {}).get("median", 0)
+    target("clean build ≤ 1.2 × (site floor + PDF floor)", value, 1.2, "x", value is not None and value <= 1.2,
+           f"CPU time {fmt(ratio(cpu, cpu_floor), 'x')}" + ("" if r.get("pdfs") else "; PDFs not built: site floor only"))
+    rebuild = r.get("rebuild", {}).get("total", {}).get("median")
+    def cpu_ratio(key):
+        return f"CPU time {fmt(ratio(r.get(key, {}).get('cpu', {}).get('median'), cpu), '%')}"
+
+    value = ratio(rebuild, clean)
+    target("no-change rebuild ≤ 10 % of clean", value, 0.10, "%", value is not None and value <= 0.10,
+           cpu_ratio("rebuild"))
+    erratum = r.get("erratum", {})
+    value = ratio(erratum.get("total", {}).get("median"), clean)
+    target("one-erratum rebuild ≤ 20 % of clean", value, 0.20, "%", value is not None and value <= 0.20,
+           cpu_ratio("erratum"))
+    if erratum:
+        extra = erratum["unexpected_pages"] + erratum["other_games_pdfs"]
+        target("erratum re-renders only dependent outputs", len(extra), 0, "n", not extra,
+               ", ".join(extra[:6]) or f"{len(erratum['rerendered']['pages_written'])} pages written, "
+               f"{erratum['rerendered']['pdf_cache_misses']} PDF cache misses")
+    serve = r.get("serve", {}).get("latency") or {}
+    target("serve: edit visible < 1 s", serve.get("median"), 1.0, "s",
+           serve.get("median") is not None and serve["median"] < 1.0)
+    check = r.get("check", {})
+    value = check.get("command", {}).get("median")
+    target("check < 0.5 s (command)", value, 0.5, "s", value is not None and value < 0.5,
+           f"in-process {fmt(check.get('in_process', {}).get('median'))}")
+    scaling = {row["games"]: row for row in r.get("scaling", [])}
+    if len(scaling) >= 2:
+        small, large = min(scaling), max(scaling)
+        value = ratio(scaling[large]["per_game_s"], scaling[small]["per_game_s"])
+        target(f"per-game cost at {large} games ≤ 1.2 × at {small}", value, 1.2, "x", value <= 1.2,
+               "" if large == 50 else "issue 8 asks for 50 games")
+        value = scaling[large]["peak_tree_rss_mib"] + scaling[large]["peak_children_rss_mib"]
+        target(f"peak memory at {large} games < 2 GiB", value, 2048, "MiB", value < 2048,
+               "build process + largest child")
+    else:
+        target("per-game cost at 50 games ≤ 1.2 × at 1", None, 1.2, "x", False)
+        target("peak memory at 50 games < 2 GiB", None, 2048, "MiB", False)
+    return found
+
+
+def print_report(r: dict) -> None:
+    out = []
+
+    def row(label, stats=None, extra=""):
+        stats = stats or {}
+        out.append(f"  {label:<44} {fmt(stats.get('median')):>9} {fmt(stats.get('min')):>9}  {extra}")
+
+    out.append(f"\nRulesmith benchmark, {r['when']}, {r['machine']}, {r['reps']} repetitions (median, min)")
+    out.append(f"  {'':<44} {'median':>9} {'min':>9}")
+    if "check" in r:
+        c = r["check"]
+        row(f"check, in-process ({c['games']} games, {c['items']} items)", c["in_process"],
+            f"first call {fmt(c['in_process_first_s'])}")
+        row("check, `rulesmith check` command", c["command"],
+            f"python + imports alone {fmt(c['python_and_imports_s'])}")
+    clean = r.get("clean")
+    floors = r.get("floors", {})
+    site_floor = floors.get("site", {}).get("total", {})
+    pdf_floor = floors.get("pdf", {}).get("floor", {})
+    floor_of = {"mkdocs build": site_floor.get("median"), "player aids (PDF)": pdf_floor.get("median")}
+    if clean:
+        o = clean["outputs"]
+        row("clean build (in-process total)", clean["total"],
+            f"{o['pages']} pages, {o['pdfs']} PDFs, {o['flowcharts']} flowcharts; process wall "
+            f"{fmt(clean['wall']['median'])}, CPU {fmt(clean['cpu']['median'])}, peak {fmt(clean['peak_rss_mib'], 'MiB')}")
+        for name, stats in clean["stages"].items():
+            floor = floor_of.get(name)
+            row(f"  {name}", stats, f"{fmt(ratio(stats['median'], floor), 'x')} of its floor" if floor else "")
+    for key, label in (("rebuild", "no-change rebuild"), ("erratum", "one-erratum rebuild")):
+        if key in r:
+            x = r[key]
+            rr = x["rerendered"]
+            row(label, x["total"], f"{fmt(ratio(x['total']['median'], (clean or {}).get('total', {}).get('median')), '%')}"
+                f" of clean; {len(rr['pages_written'])} pages + {len(rr['other_files_written'])} other files written, {rr['pdf_cache_misses']} PDF / "
+                f"{rr['flowchart_cache_misses']} flowchart cache misses")
+            for name, stats in x["stages"].items():
+                row(f"  {name}", stats)
+    if "erratum" in r:
+        e = r["erratum"]
+        out.append(f"    erratum: {e['target']} via {e['method']}; pages written: "
+                   f"{', '.join(e['rerendered']['pages_written'][:8])}"
+                   f"{' …' if len(e['rerendered']['pages_written']) > 8 else ''}")
+        out.append(f"    PDFs changed: {', '.join(e['rerendered']['pdfs_changed']) or 'none'}")
+    if floors:
+        row("site floor: plain mkdocs build", site_floor, f"process wall {fmt(floors['site']['wall']['median'])}, "
+            f"CPU {fmt(floors['site']['cpu']['median'])}")
+        pdf = floors["pdf"]
+        if "parallel" in pdf:
+            row(f"PDF floor: WeasyPrint only, {pdf['parallel']['jobs']} processes ({pdf['parallel']['pdfs']} PDFs)",
+                pdf["parallel"]["total"], f"CPU {fmt(pdf['parallel']['cpu']['median'])}; aid HTML rendered in "
+                f"{fmt(pdf['html']['html_s'])} ({pdf['html']['source']}), not counted")
+            if "serial" in pdf:
+                row("PDF floor: WeasyPrint only, 1 process", pdf["serial"]["total"])
+        else:
+            out.append(f"  PDF floor: not measured ({pdf['html'].get('source') or 'PDFs not built'})")
+    for s in r.get("scaling", []):
+        mkdocs = s["stages"].get("mkdocs build", {}).get("median")
+        row(f"scaling: {s['games']} synthetic game(s), clean build", s["total"],
+            f"{fmt(s['per_game_s'])}/game (mkdocs build {fmt(ratio(mkdocs, s['games']))}/game); "
+            f"peak {fmt(s['peak_tree_rss_mib'], 'MiB')} (+ children {fmt(s['peak_children_rss_mib'], 'MiB')})")
+    if "serve" in r:
+        sv = r["serve"]
+        row("serve: YAML edit visible over HTTP", sv.get("latency"),
+            f"startup {fmt(sv.get('startup_s'))}; {sv.get('timeouts', 0)} timeouts; page /{sv['page']}")
+    out.append("\nTargets")
+    for t in r["targets"]:
+        shown = fmt(t["value"], t["unit"]) if t["unit"] != "n" else f"{t['value']} unexpected"
+        out.append(f"  {t['status']:<5} {t['target']:<46} {shown:>10}  {t['detail']}")
+    for note in r.get("notes", []):
+        out.append(f"  note: {note}")
+    print("\n".join(out))
+
+
+# ---------------------------------------------------------------------------------- main
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="scripts/bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--reps", type=int, default=3, help="repetitions of each measurement (default 3)")
+    parser.add_argument("--sizes", help="synthetic game counts (default 1,10,50)")
+    parser.add_argument("--scaling-reps", type=int, default=2, help="repetitions per size (default 2)")
+    parser.add_argument("--skip", default="", help=f"comma-separated steps to skip: {','.join(STEPS)}")
+    parser.add_argument("--no-pdf", action="store_true", help="build without the PDF player aids")
+    parser.add_argument("--scaling-pdfs", action="store_true",
+                        help="scaling builds with PDFs too (slow: 4 aids per game); default: site only")
+    parser.add_argument("--serial-pdf-floor", action="store_true", help="also measure the PDF floor in one process")
+    parser.add_argument("--quick", action="store_true", help="1 repetition, sizes 1,5 (a smoke run)")
+    parser.add_argument("--json", default=str(ROOT / "bench.json"), help="where to write the results")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        print(RESULT + json.dumps(worker(json.loads(args.worker))), flush=True)
+        return 0
+    if args.quick:
+        args.reps, args.sizes = 1, args.sizes or "1,5"
+    args.sizes = args.sizes or "1,10,50"
+    skip = {s for s in args.skip.split(",") if s}
+    unknown = skip - set(STEPS)
+    if unknown:
+        parser.error(f"unknown step(s) {', '.join(sorted(unknown))}; steps: {', '.join(STEPS)}")
+    pdfs = not args.no_pdf and pdfs_available()
+    r = {"when": datetime.datetime.now().isoformat(timespec="seconds"),
+         "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
+         "reps": args.reps, "pdfs": pdfs, "notes": [],
+         "command": "scripts/bench " + " ".join(argv if argv is not None else sys.argv[1:])}
+    if not pdfs:
+        r["notes"].append("PDFs not built: " + ("--no-pdf" if args.no_pdf else "site_build/render/pdf.py not present yet"))
+    tmp = Path(tempfile.mkdtemp(prefix="rulesmith-bench-"))
+    try:
+        content = copy_content(tmp / "content")
+        folder = None
+        if "check" not in skip:
+            say("check …")
+            r["check"] = measure_check(content, args.reps)
+        if not skip >= {"build", "rebuild", "floors"}:
+            say("clean builds and floors …")
+            r["clean"], floors, folder = measure_clean(content, tmp, args.reps, pdfs, "floors" not in skip,
+                                                       args.serial_pdf_floor)
+            if floors:
+                r["floors"] = floors
+        if "rebuild" not in skip and folder:
+            say("no-change rebuilds …")
+            r["rebuild"] = measure_rebuild(content, folder, args.reps, pdfs)
+        if "erratum" not in skip:
+            say("erratum rebuilds …")
+            r["erratum"] = measure_erratum(tmp, args.reps, pdfs)
+            if not r["erratum"]["method"].startswith("rulesmith"):
+                r["notes"].append("erratum: " + r["erratum"]["method"])
+        if "scaling" not in skip:
+            say("scaling …")
+            sizes = [int(s) for s in args.sizes.split(",") if s]
+            r["scaling"] = measure_scaling(tmp, sizes, args.scaling_reps, pdfs and args.scaling_pdfs)
+            r["scaling_pdfs"] = pdfs and args.scaling_pdfs
+            if not r["scaling_pdfs"]:
+                r["notes"].append("scaling builds are site-only (no PDFs; --scaling-pdfs to include them): "
+                                  "PDFs are one cached job per aid, four per game")
+        if "serve" not in skip:
+            say("serve …")
+            r["serve"] = measure_serve(tmp, args.reps)
+    finally:
+        if args.keep:
+            say(f"kept {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+    r["targets"] = targets(r)
+    print_report(r)
+    Path(args.json).write_text(json.dumps(r, indent=2, default=str) + "\n", encoding="utf-8")
+    say(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
