@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import types
 import typing
 from dataclasses import dataclass, field
@@ -51,6 +52,11 @@ class Game:
                 yield from walk(sub, page)
         for top in self.sections:
             yield from walk(top, top)
+
+    @functools.cached_property
+    def section_pages(self) -> dict[str, str]:
+        """Section id -> id of the top-level section whose page shows it."""
+        return {section.id: page.id for section, page in self.all_sections()}
 
     def latest_erratum(self) -> model.Erratum | None:
         return max(self.errata, key=lambda e: (e.date, e.id), default=None)

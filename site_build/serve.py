@@ -26,17 +26,14 @@ def on_config(config):
 
         checked = check_content(content)
         charts = flowcharts(checked, ROOT / ".cache")
-        _last_nav = render_docs(checked, charts, _existing_downloads(), Path(config.docs_dir))
+        # The preview skips the PDFs: `rulesmith build` makes them.
+        _last_nav = render_docs(checked, charts, [], Path(config.docs_dir))
     except ContentError as error:
         for problem in error.problems:
             print(problem, file=sys.stderr)
         print(f"{len(error.problems)} problem(s); still showing the last good pages.", file=sys.stderr)
     config.nav = _last_nav
     return config
-
-
-def _existing_downloads() -> list[dict]:
-    return []  # the preview skips PDFs: they are built by `rulesmith build`
 
 
 def serve(content: Path, dev_addr: str) -> int:

@@ -36,7 +36,7 @@ def page_of(game: Game, index: Index, key: str) -> tuple[str, str]:
     g = game.id
     kind, _, ident = key.partition(":")
     if kind == "rule":
-        page = _section_pages(game)[ident]
+        page = game.section_pages[ident]
         return (section_page(g, page), "" if page == ident else ident)
     if kind == "table":
         return (f"{g}/tables.md", ident)
@@ -59,12 +59,6 @@ def page_of(game: Game, index: Index, key: str) -> tuple[str, str]:
     return (kind_page(g, kind), ident)
 
 
-def _section_pages(game: Game) -> dict[str, str]:
-    cached = getattr(game, "_section_pages", None)
-    if cached is None:
-        cached = {section.id: page.id for section, page in game.all_sections()}
-        game._section_pages = cached
-    return cached
 
 
 def link(from_page: str, to_page: str, anchor: str = "") -> str:
