@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import types
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
