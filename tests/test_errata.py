@@ -454,12 +454,15 @@ def test_pdfs_after_one_erratum_rerender_only_that_games_aids(capsys, content, t
     assert add(capsys, content, "alpha", "interpol", "cost", "4", "--date", "2026-03-01")[0] == 0
     after = player_aids(content, cache)
     assert after.keys() == pdfs.keys()
-    assert {p for p in pdfs if pdfs[p] != after[p]} == alpha  # every aid of alpha changed, none of beta
+    # Interpol is in alpha's rules summary, not in its solo aid: only the summaries change.
+    summaries = {p for p in alpha if "rules-summary" in p}
+    assert summaries and summaries != alpha
+    assert {p for p in pdfs if pdfs[p] != after[p]} == summaries
     # beta's aids came from the cache: no cache entry was rewritten, and the new entries are alpha's
     now = {p.name: (p.stat().st_mtime_ns, p.read_bytes()) for p in (cache / "pdf").iterdir()}
     assert all(now[name] == entry for name, entry in cached.items())
     new_pdfs = [name for name in now.keys() - cached.keys() if name.endswith(".pdf")]
-    assert sorted(now[name][1] for name in new_pdfs) == sorted(after[p] for p in alpha)
+    assert sorted(now[name][1] for name in new_pdfs) == sorted(after[p] for p in summaries)
 
     from pypdf import PdfReader
 
@@ -480,8 +483,45 @@ def test_full_build_with_pdfs_after_one_erratum(capsys, content, tmp_path):
     timings = build_site(content, tmp_path, pdfs=True, cache=cache)
     after = {str(p.relative_to(site)): p.read_bytes() for p in (site / "downloads").rglob("*.pdf")}
     assert after.keys() == before.keys()
-    assert {p for p in before if before[p] != after[p]} == {p for p in before if p.startswith("downloads/alpha/")}
+    assert {p for p in before if before[p] != after[p]} == {p for p in before if p.startswith("downloads/alpha/rules-summary")}
     print(f"rebuild after one erratum, with PDFs: {sum(timings.values()):.2f} s", timings)
+
+
+def aid_html(content: Path, game_id: str, kind, cache: Path) -> str:
+    from site_build.build import flowcharts
+    from site_build.render import aid
+
+    checked = {c.game.id: c for c in check_content(content)}
+    return aid.render_html(checked[game_id], kind, aid.PAPERS[0], flowcharts(list(checked.values()), cache))
+
+
+@pytest.mark.parametrize("target, field, value, changes_solo_aid", [
+    ("interpol", "fields.cost", "4", False),  # shown only in the rules summary
+    ("dice", "rows.2.extra", "5", False),  # not one of the bot's tables
+    ("spy", "definition", "To look at a hand in secret.", False),  # a glossary term
+    ("embassy", "name", "Grand Embassy", True),  # the bot's flowchart names it
+    ("embassy", "fields.cost", "1", True),  # referred to by the bot: counted as changing it
+    ("procedure:bot-turn", "nodes.spy.text", "The bot spies twice.", True),
+    ("basics", "body", "Play [[card:interpol]] to spy.", True),  # rules text decides the bot's tables
+])
+def test_an_aid_is_stamped_only_by_the_errata_that_change_it(capsys, content, tmp_path, target, field, value, changes_solo_aid):
+    """The solo aid keeps its stamp and its bytes when an erratum changes nothing it shows, and
+    every erratum that does change its HTML is one it is stamped with (errata_in is never short)."""
+    from site_build.render import aid
+
+    cache = tmp_path / "cache"
+    before = aid_html(content, "alpha", aid.SOLO_AID, cache)
+    code, _out, err = add(capsys, content, "alpha", target, field, value, "--date", "2026-03-01", "--id", "e9")
+    assert code == 0, err
+    after = aid_html(content, "alpha", aid.SOLO_AID, cache)
+    checked = {c.game.id: c for c in check_content(content)}["alpha"]
+    stamped = [e.id for e in aid.errata_in(checked, aid.SOLO_AID)]
+    assert ("e9" in stamped) == changes_solo_aid
+    if "e9" not in stamped:
+        assert after == before
+    else:
+        assert "e9" in after and after != before
+    assert "e9" in [e.id for e in aid.errata_in(checked, aid.RULES_SUMMARY)]
 
 
 # ---------------------------------------------------------------- the real content
@@ -515,6 +555,9 @@ def test_an_erratum_on_the_real_content(capsys, tmp_path, game_id):
     new = old + 1 if spec.max is None or old + 1 <= spec.max else old - 1
     file = Path(entity.where("fields", spec.id)[0])
     before = file.read_text().splitlines()
+    from site_build.render import aid
+
+    solo_before = aid_html(copy, game_id, aid.SOLO_AID, tmp_path / "cache") if checked.game.procedures else None
     code, out, err = add(capsys, copy, game_id, f"{entity.kind}:{entity.id}", f"fields.{spec.id}", str(new),
                          "--id", "test-erratum")
     if code != 0 and "erratum not applied" in err:
@@ -527,3 +570,8 @@ def test_an_erratum_on_the_real_content(capsys, tmp_path, game_id):
     page = (tmp_path / "work" / "docs" / game_id / "kinds" / f"{entity.kind}.md").read_text()
     assert "Changed by erratum test-erratum" in page
     assert "· test-erratum {#erratum-test-erratum}" in (tmp_path / "work" / "docs" / game_id / "changelog.md").read_text()
+    if solo_before is not None:  # the solo aid is re-rendered only if the erratum changes it
+        [checked] = check_content(copy)
+        solo_after = aid_html(copy, game_id, aid.SOLO_AID, tmp_path / "cache")
+        if "test-erratum" not in [e.id for e in aid.errata_in(checked, aid.SOLO_AID)]:
+            assert solo_after == solo_before

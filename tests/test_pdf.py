@@ -121,8 +121,10 @@ def test_build_aids_returns_the_pdfs_and_the_downloads_list(built):
     assert set(aids) == set(built.results)
     assert [d["path"] for d in downloads] == [job.path for job in built.jobs]
     for entry in downloads:
-        assert set(entry) == {"game", "title", "paper", "path", "pages", "size"}
+        assert set(entry) == {"game", "title", "paper", "path", "pages", "size", "erratum"}
         assert entry["paper"] in ("A4", "US Letter")
+        # the erratum its footer names: harbour's e1 changed the rules summary only
+        assert entry["erratum"] == ("e1" if entry["path"].startswith("downloads/harbour/rules-summary") else None)
         assert entry["pages"] == len(pypdf.PdfReader(io.BytesIO(aids[entry["path"]])).pages)
         assert re.fullmatch(r"\d+ KB|\d+\.\d MB", entry["size"]), entry["size"]
 
@@ -197,7 +199,7 @@ def test_every_page_has_the_footer(each):
     missing = []
     for job in each.jobs:
         info = each.game(job).game
-        latest = aid.latest_erratum_text(info)
+        latest = aid.latest_erratum_text(aid.latest_erratum_in(each.game(job), each.kind(job)))
         reader = each.reader(job.path)
         total = len(reader.pages)
         for number, page in enumerate(reader.pages, start=1):
@@ -240,6 +242,42 @@ def test_references_inside_the_aid_show_their_page(built):
     assert f"Storms p.{storms_page}" in text
 
 
+def _count_layouts(monkeypatch) -> list[int]:
+    calls = []
+    layout = pdf._layout
+
+    def counted(*args):
+        calls.append(1)
+        return layout(*args)
+
+    monkeypatch.setattr(pdf, "_layout", counted)
+    return calls
+
+
+def test_page_numbers_are_written_into_a_single_layout(built, monkeypatch):
+    job = next(j for j in built.jobs if j.path == "downloads/harbour/rules-summary-a4.pdf")
+    calls = _count_layouts(monkeypatch)
+    document = pdf.render_document(job)
+    assert len(calls) == 1
+    reader = pypdf.PdfReader(io.BytesIO(document.write_pdf()))
+    storms_page = next(n for n, p in enumerate(reader.pages, 1) if "Roll the die" in (p.extract_text() or ""))
+    assert f"Storms p.{storms_page}" in " ".join(_text(reader).split())
+    assert pdf.render(job).pdf == built.results[job.path].pdf  # the same bytes as the build's
+
+
+def test_a_page_number_wider_than_its_placeholder_is_laid_out_again(built, monkeypatch):
+    """Should a number not fit its placeholder (an aid of 100 pages), it goes into the HTML and
+    the aid is laid out again, rather than overprinting the text after it."""
+    job = next(j for j in built.jobs if j.path == "downloads/harbour/rules-summary-a4.pdf")
+    monkeypatch.setattr(aid, "page_number_text", lambda number: "?" if number is None else f"{number}00")
+    calls = _count_layouts(monkeypatch)
+    document = pdf.render_document(job)
+    assert len(calls) >= 2
+    reader = pypdf.PdfReader(io.BytesIO(document.write_pdf()))
+    storms_page = next(n for n, p in enumerate(reader.pages, 1) if "Roll the die" in (p.extract_text() or ""))
+    assert f"Storms p.{storms_page}00" in " ".join(_text(reader).split())
+
+
 # --- fonts, metadata, determinism ----------------------------------------------------------------
 
 def test_fonts_are_the_shipped_inter_embedded_and_subset(each):
@@ -269,7 +307,11 @@ def test_pdf_metadata_title_language_author_and_dates_from_the_errata(built):
     assert meta.title == "Harbour Masters: Solo-bot aid (US Letter)"
     assert meta.author.startswith("Rulesmith contributors, transcribed from Harbour Masters Rulebook")
     assert reader.trailer["/Root"]["/Lang"] == "en"
-    assert meta["/CreationDate"] == meta["/ModDate"] == "D:20251102"  # erratum e1, not the clock
+    # The dates are those of the latest erratum that changed the aid, never the clock: e1 (the
+    # galleon's speed) changed the rules summary; the solo aid does not show the galleon.
+    summary = built.reader("downloads/harbour/rules-summary-letter.pdf").metadata
+    assert summary["/CreationDate"] == summary["/ModDate"] == "D:20251102"
+    assert "/CreationDate" not in meta
     assert "/CreationDate" not in built.reader("downloads/tiny/rules-summary-a4.pdf").metadata  # no errata
 
 

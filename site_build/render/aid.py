@@ -132,34 +132,36 @@ def to_inline_html(text: str) -> Markup:
 
 # --- page numbers ------------------------------------------------------------------------------
 # A printed aid shows the page every reference leads to, and a contents list with pages.
-# WeasyPrint can do that with target-counter(), but it then lays the whole document out up to
-# four times (each pass takes seconds). Instead the HTML carries placeholders; render/pdf.py
-# lays it out once, reads where every anchor landed and fills the numbers in for a second,
-# final pass (number_pages). The placeholders are as wide as two-digit numbers, so the filled
-# in numbers hardly move anything; pdf.py checks and repeats if a page did change.
+# WeasyPrint can do that with target-counter(), but then it lays most of the document out again
+# (each pass takes seconds). Instead the HTML carries a placeholder as wide as a two-digit
+# number; render/pdf.py lays the aid out once, reads where every anchor landed and writes the
+# numbers into the laid-out placeholders (fill_page_numbers), closing up the rest of the line
+# after a one-digit number. Should a number not fit its placeholder, the numbers go into the HTML
+# instead (number_pages) and the aid is laid out again. The page total in the footer is
+# counter(pages): margin boxes are made after pagination, so it costs nothing.
 
 LINK = re.compile(r'<a href="#([^"]+)">.*?</a>')
-PAGEREF = re.compile(r'(<span class="pageref" data-for="([^"]+)">)[^<]*(</span>)')
-PAGE_TOTAL = re.compile(r'/\*pages\*/"[^"]*"')
+PAGEREF = re.compile(r'(<span class="pageref" data-for="([^"]+)"[^>]*>)[^<]*(</span>)')
+PAGEREF_CLASS = "pageref"
 PLACEHOLDER = "00"
 NO_PAGEREF = ("x-term--", "x-module--")  # the glossary is alphabetical: no page numbers for terms
 
 
-def pageref(anchor: str) -> Markup:
-    return Markup(f'<span class="pageref" data-for="{anchor}">{PLACEHOLDER}</span>')
+def pageref(anchor: str, align: str = "start") -> Markup:
+    """A page-number placeholder; align="end" keeps the number at the placeholder's end (a
+    column of numbers, as in the contents list), else the text after it closes up."""
+    end = ' data-align="end"' if align == "end" else ""
+    return Markup(f'<span class="{PAGEREF_CLASS}" data-for="{anchor}"{end}>{PLACEHOLDER}</span>')
 
 
-def page_total() -> Markup:
-    return Markup(f'/*pages*/"{PLACEHOLDER}"')
+def page_number_text(number: int | None) -> str:
+    """What a placeholder becomes: the page number, or '?' for an anchor not in the aid."""
+    return "?" if number is None else str(number)
 
 
-def number_pages(html: str, pages: dict[str, int], total: int) -> str:
-    """Fill the page-number placeholders in with the pages where the anchors landed."""
-    def page(match: re.Match) -> str:
-        number = pages.get(match.group(2))
-        return f"{match.group(1)}{number if number is not None else '?'}{match.group(3)}"
-    html = PAGEREF.sub(page, html)
-    return PAGE_TOTAL.sub(f'/*pages*/"{total}"', html, count=1)
+def number_pages(html: str, pages: dict[str, int]) -> str:
+    """The HTML with the page numbers written in (the fallback when they do not fit)."""
+    return PAGEREF.sub(lambda m: f"{m.group(1)}{page_number_text(pages.get(m.group(2)))}{m.group(3)}", html)
 
 
 class AidContext(PageContext):
@@ -463,22 +465,48 @@ def environment() -> jinja2.Environment:
     env.filters["inline_html"] = to_inline_html
     env.filters["css_string"] = css_string
     env.globals["pageref"] = pageref
-    env.globals["page_total"] = page_total
     env.globals["STATUS_LABELS"] = layout.STATUS_LABELS
     return env
 
 
-def latest_erratum_text(game: Game) -> str:
-    """The footer's "Errata: …": date and id of the latest erratum, or none."""
-    latest = game.latest_erratum()
+def errata_in(checked: Checked, kind: AidKind) -> list[model.Erratum]:
+    """The errata that change what this aid shows; the aid is stamped with the latest of them.
+    The rules summary shows everything of the game. The solo aid shows its procedures and bot
+    tables (with their gaps) and the names of what they refer to; an erratum to an entity,
+    table or term outside it leaves its text as it was, so it is neither re-stamped nor
+    re-rendered (tests/test_errata.py checks that against the HTML). Errata to anything else
+    (rules text decides which tables are the bot's) count as changing it."""
+    game, index = checked.game, checked.index
+    if kind is not SOLO_AID:
+        return list(game.errata)
+    shown = contents(game, index, kind)
+    outside_kinds = {"table", "term"} | {k.id for k in game.kinds}
+
+    def changes_it(erratum: model.Erratum) -> bool:
+        return (erratum.target.split(":", 1)[0] not in outside_kinds
+                or erratum.target in shown
+                or any(owner in shown for owner in index.backlinks.get(erratum.target, [])))
+
+    return [erratum for erratum in game.errata if changes_it(erratum)]
+
+
+def latest_erratum_in(checked: Checked, kind: AidKind) -> model.Erratum | None:
+    return max(errata_in(checked, kind), key=lambda e: (e.date, e.id), default=None)
+
+
+def latest_erratum_text(latest: model.Erratum | None) -> str:
+    """The footer's "Errata: …": date and id of the latest erratum that changed the aid, or none."""
     return f"{latest.date.isoformat()} ({latest.id})" if latest else "none"
 
 
 def render_html(checked: Checked, kind: AidKind, paper: Paper, charts: dict[str, bytes]) -> str:
     """The complete HTML of one aid on one paper size."""
     game, index = checked.game, checked.index
-    ctx = AidContext(game, index, contents(game, index, kind))
-    latest = game.latest_erratum()
+    shown = contents(game, index, kind)
+    ctx = AidContext(game, index, shown)
+    latest = latest_erratum_in(checked, kind)
+    # The solo aid counts only its own gaps, so that errata elsewhere leave it unchanged.
+    gaps = [gap for gap in gaps_of(game) if kind is RULES_SUMMARY or gap["key"] in shown]
     procedures = []
     if kind is SOLO_AID:
         for procedure in game.procedures:
@@ -488,6 +516,6 @@ def render_html(checked: Checked, kind: AidKind, paper: Paper, charts: dict[str,
             procedures.append({"procedure": procedure, "chart": placement, "src": data_url(svg)})
     return environment().get_template(kind.template).render(
         game=game, index=index, c=ctx, aid=kind, paper=paper, landscape=paper.landscape(),
-        latest=latest, latest_text=latest_erratum_text(game), gaps=gaps_of(game),
+        latest=latest, latest_text=latest_erratum_text(latest), gaps=gaps,
         procedures=procedures, bot_tables=bot_tables(game, index) if kind is SOLO_AID else [],
         date=latest.date.isoformat() if latest else None)

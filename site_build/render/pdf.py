@@ -3,11 +3,14 @@
 - Sandboxed: WeasyPrint fetches only files under templates/ and content/ and data: URLs. Any
   other URL (http, https, file:// elsewhere) stops the build with a BuildError naming the
   content file and line that asked for it.
-- Deterministic: no clock anywhere. The PDF dates are the latest erratum's date (none without
-  errata), the file identifier is a hash of the content, fonts are subset by name and hash.
+- Deterministic: no clock anywhere. The PDF dates are the date of the latest erratum that
+  changed the aid (none without errata), the file identifier is a hash of the content, fonts
+  are subset by name and hash.
 - Cached: a PDF is stored under a hash of everything it depends on (its HTML, which holds the
-  game's content and the flowcharts; the game's folder; templates/pdf and the fonts it loads;
-  WeasyPrint's version and options), so an unchanged aid is never rendered again.
+  game's content, the flowcharts and the stamp of the latest erratum that changed the aid; the
+  game's other files; templates/pdf and the fonts it loads; WeasyPrint's version and options),
+  so an unchanged aid is never rendered again, and an erratum re-renders only the aids that
+  show what it changed.
 - Parallel: the aids that must be rendered are laid out in a pool of processes.
 """
 
@@ -34,7 +37,7 @@ from . import aid
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
 WORKERS = 2
-CACHE_FORMAT = "rulesmith-aid-1"
+CACHE_FORMAT = "rulesmith-aid-2"
 # Tagged PDF (structure tree, language, title, alt text for figures) with the PDF/UA-1
 # identification in its XMP metadata. WeasyPrint 70 leaves the footers (margin boxes) out of
 # the structure tree rather than marking them as artifacts, so the PDF/UA claim is WeasyPrint's
@@ -127,6 +130,7 @@ class Job:
     roots: tuple[str, ...]
     asked_by: dict = field(default_factory=dict)
     depends: str = ""  # digest of the files the HTML may load
+    erratum: str | None = None  # id of the latest erratum that changed this aid (its footer says so)
 
     @property
     def base_url(self) -> str:
@@ -236,7 +240,8 @@ def jobs_for(checked: list[Checked], charts: dict[str, bytes]) -> list[Job]:
                 jobs.append(Job(game=game.id, title=kind.title, paper=paper.name,
                                 path=aid.aid_path(game.id, kind, paper),
                                 html=aid.render_html(item, kind, paper, charts),
-                                roots=(str(TEMPLATES), str(content_root)), asked_by=asked_by, depends=depends))
+                                roots=(str(TEMPLATES), str(content_root)), asked_by=asked_by, depends=depends,
+                                erratum=getattr(aid.latest_erratum_in(item, kind), "id", None)))
     return jobs
 
 
@@ -251,18 +256,101 @@ class _Collect(logging.Handler):
 
 def render_document(job: Job) -> weasyprint.Document:
     """Lay out one aid (a WeasyPrint Document) with its page numbers filled in; raises
-    BuildError for a refused URL. See aid.number_pages for the passes."""
+    BuildError for a refused URL. One layout, unless a page number does not fit its
+    placeholder (see aid.py, "page numbers"); then the numbers go into the HTML and the aid is
+    laid out again until they stop moving."""
     fetcher = SandboxFetcher(job.roots, job.asked_by, aid_name=f"{job.title} ({job.path})")
-    html, used = job.html, None
+    document = _layout(job, job.html, fetcher)
+    pages = anchor_pages(document)
+    if fill_page_numbers(document, pages):
+        return document
     for _attempt in range(4):
-        document = _layout(job, html, fetcher)
-        found = {name: number for number, page in enumerate(document.pages, start=1) for name in page.anchors}
-        numbers = (found, len(document.pages))
-        if numbers == used:
+        document = _layout(job, aid.number_pages(job.html, pages), fetcher)
+        found = anchor_pages(document)
+        if found == pages:
             break
-        used = numbers
-        html = aid.number_pages(job.html, *numbers)
+        pages = found
     return document
+
+
+def anchor_pages(document: weasyprint.Document) -> dict[str, int]:
+    """The page (from 1) every anchor of the aid landed on."""
+    return {name: number for number, page in enumerate(document.pages, start=1) for name in page.anchors}
+
+
+def fill_page_numbers(document: weasyprint.Document, pages: dict[str, int]) -> bool:
+    """Write the page numbers into the laid-out placeholders, in place, as if they had been
+    laid out: a number narrower than its placeholder pulls the rest of its line back (or, for
+    an end-aligned one such as in the contents list, sits at the placeholder's end). False,
+    with the document unchanged, when a number is wider than its placeholder. Relies on
+    WeasyPrint 70 drawing a TextBox from its pango_layout's text and positions."""
+    from weasyprint.anchors import gather_anchors
+
+    placeholders = _placeholders(document)
+    texts = [aid.page_number_text(pages.get(box.element.get("data-for"))) for box, _line in placeholders]
+    widths = [(_text_width(box, box.text), _text_width(box, text)) for (box, _line), text in zip(placeholders, texts)]
+    if any(box.text != aid.PLACEHOLDER for box, _line in placeholders) or any(new > old + 0.1 for old, new in widths):
+        return False
+    for (box, line), text, (old, new) in zip(placeholders, texts, widths):
+        box.text = box.pango_layout.text = text
+        shift = old - new
+        if box.element.get("data-align") == "end":
+            box.translate(dx=shift)
+        else:
+            _pull_back(line, box, box.position_x + old, shift)
+        box.width = new
+    for page in document.pages:  # link areas and anchors from the new positions
+        page.anchors, page.links, page.bookmarks, page.forms = {}, [], [], {None: []}
+        gather_anchors(page._page_box, page.anchors, page.links, page.bookmarks, page.forms)
+    return True
+
+
+def _placeholders(document: weasyprint.Document) -> list[tuple]:
+    """Every laid-out page-number placeholder: (its text box, [its line box, …, its parent])."""
+    from weasyprint.formatting_structure import boxes
+
+    found = []
+
+    def walk(box, line: list) -> None:
+        if isinstance(box, boxes.LineBox):
+            line = [box]
+        elif line:
+            line = line + [box]
+        if isinstance(box, boxes.TextBox):
+            if box.element_tag == "span" and box.element is not None \
+                    and aid.PAGEREF_CLASS in (box.element.get("class") or "").split():
+                found.append((box, line[:-1]))
+            return
+        for child in getattr(box, "children", ()):
+            walk(child, line)
+
+    for page in document.pages:
+        walk(page._page_box, [])
+    return found
+
+
+def _text_width(box, text: str) -> float:
+    """The width (px) of `text` set in the text box's style."""
+    from weasyprint.text.line_break import line_size
+
+    saved = box.pango_layout.text
+    box.pango_layout.text = text
+    box.pango_layout.reactivate(box.style)
+    width = line_size(box.pango_layout.get_first_line()[0], box.style)[0]
+    box.pango_layout.deactivate()
+    box.pango_layout.text = saved
+    return width
+
+
+def _pull_back(line: list, box, end: float, shift: float) -> None:
+    """Move what follows the text box on its line left by `shift` and narrow the inline boxes
+    that hold it: the line then reads as if the shorter text had been laid out."""
+    for parent, inner in zip(line, line[1:] + [box]):
+        for child in parent.children:
+            if child is not inner and child.position_x >= end - 0.01:
+                child.translate(dx=-shift)
+        if parent is not line[0]:
+            parent.width -= shift
 
 
 def _layout(job: Job, html: str, fetcher: SandboxFetcher) -> weasyprint.Document:
@@ -358,6 +446,7 @@ def build_aids(checked: list[Checked], charts: dict[str, bytes], cache: Path) ->
     results = render_all(jobs, cache)
     aids = {job.path: results[job.path].pdf for job in jobs}
     downloads = [{"game": job.game, "title": job.title, "paper": job.paper, "path": job.path,
-                  "pages": results[job.path].pages, "size": human_size(len(results[job.path].pdf))}
+                  "pages": results[job.path].pages, "size": human_size(len(results[job.path].pdf)),
+                  "erratum": job.erratum}
                  for job in jobs]
     return aids, downloads
