@@ -118,8 +118,19 @@ def listed_names(game: Game, index: Index, kind: AidKind) -> list[str]:
 def to_html(text: str) -> Markup:
     """Markdown (already made safe by markup.render_text) to HTML, as the site's MkDocs does it,
     with the page number after every link to something in the aid."""
-    out = markdown.markdown(text or "", extensions=["tables"], output_format="html")
-    return Markup(LINK.sub(lambda m: m.group(0) + ("" if m.group(1).startswith(NO_PAGEREF) else " " + str(pageref(m.group(1)))), out))
+    return Markup(_to_html(text or ""))
+
+
+@lru_cache(maxsize=16384)  # the same texts come again in the other paper size and the other aid
+def _to_html(text: str) -> str:
+    out = _markdown().reset().convert(text)
+    return LINK.sub(lambda m: m.group(0) + ("" if m.group(1).startswith(NO_PAGEREF) else " " + str(pageref(m.group(1)))), out)
+
+
+@lru_cache(maxsize=1)
+def _markdown() -> markdown.Markdown:
+    """One converter for every text: building one costs more than converting a text."""
+    return markdown.Markdown(extensions=["tables"], output_format="html")
 
 
 def to_inline_html(text: str) -> Markup:
