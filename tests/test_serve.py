@@ -1,0 +1,165 @@
+"""`rulesmith serve`, end to end over HTTP on a copy of tests/fixtures/site: an edit shows up,
+a bad edit is reported with its location while the last good page stays up, fixing it recovers,
+a new page reaches every page's navigation, and `rulesmith build`'s work folder is left alone.
+
+Functional only, with generous timeouts: how fast an edit shows up is measured by scripts/bench.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURE_SITE_CONTENT, RULESMITH, ROOT
+
+TIMEOUT = 60
+CARDS = "demo/kinds/card.html"  # the offline plugin turns directory URLs off
+BUILD_DOCS = ROOT / ".build" / "docs"
+
+
+@dataclass
+class Server:
+    proc: subprocess.Popen
+    url: str
+    log: Path
+    content: Path
+    scratch: Path  # for atomic saves, outside the watched folder
+
+    def output(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")
+
+    def get(self, page: str) -> str | None:
+        try:
+            with urllib.request.urlopen(self.url + page, timeout=10) as response:
+                return response.read().decode("utf-8")
+        except OSError:
+            return None
+
+    def save(self, rel: str, text: str) -> None:
+        """Replace a content file in one step, as many editors do (and one file event)."""
+        tmp = self.scratch / "save.tmp"
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, self.content / rel)
+
+    def rename(self, entity: str, name: str, cost: int = 3) -> None:
+        """Give a card of demo/entities.yaml a new name; an invalid `cost` makes the edit bad."""
+        text = (self.content / "demo" / "entities.yaml").read_text(encoding="utf-8")
+        text, renamed = re.subn(rf"(- id: {entity}\n +name: )[^\n]*", rf"\g<1>{name}", text)
+        assert renamed == 1
+        text, costed = re.subn(rf"(- id: {entity}\n[^-]*fields: {{cost: )\d+", rf"\g<1>{cost}", text)
+        assert costed == 1
+        self.save("demo/entities.yaml", text)
+
+    def folder(self) -> Path:
+        """The preview's own folder, as it prints it at startup."""
+        return Path(re.search(r"pages generated in (\S+)", self.output())[1]).parent
+
+
+def wait_for(what: str, condition, server: Server):
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        if result := condition():
+            return result
+        assert server.proc.poll() is None, f"rulesmith serve exited:\n{server.output()}"
+        time.sleep(0.05)
+    pytest.fail(f"timed out waiting for {what}:\n{server.output()[-3000:]}")
+
+
+def _snapshot(folder: Path) -> dict[str, int] | None:
+    if not folder.exists():
+        return None
+    return {str(p.relative_to(folder)): p.stat().st_mtime_ns for p in folder.rglob("*")}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("serve")
+    content = tmp / "content"
+    shutil.copytree(FIXTURE_SITE_CONTENT, content)
+    (tmp / "scratch").mkdir()
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    log = tmp / "serve.log"
+    build_docs = _snapshot(BUILD_DOCS)
+    with log.open("wb") as out:
+        proc = subprocess.Popen([str(RULESMITH), "--content", str(content), "serve", "--dev-addr", f"127.0.0.1:{port}"],
+                                cwd=tmp, stdout=out, stderr=subprocess.STDOUT)
+    running = Server(proc, f"http://127.0.0.1:{port}/", log, content, tmp / "scratch")
+    try:
+        wait_for("the first page", lambda: running.get(CARDS), running)
+        yield running
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert _snapshot(BUILD_DOCS) == build_docs, "rulesmith serve changed .build/docs"
+
+
+def test_an_edit_shows_up_with_one_rebuild(server):
+    assert "Beta" in server.get(CARDS)
+    builds = server.output().count("preview updated")
+    server.rename("beta", "Betamax One")
+    wait_for("the edited name", lambda: "Betamax One" in (server.get(CARDS) or ""), server)
+    time.sleep(1.0)  # the pages it rewrote must not start another build
+    assert server.output().count("preview updated") == builds + 1
+
+
+def test_a_bad_edit_is_located_and_the_last_good_page_stays(server):
+    server.rename("beta", "Betamax Two")
+    wait_for("the edited name", lambda: "Betamax Two" in (server.get(CARDS) or ""), server)
+
+    server.rename("beta", "Betamax Bad", cost=99)
+    located = re.compile(r"entities\.yaml:\d+:\d+: field 'cost': 99 is out of range")
+    wait_for("the located problem", lambda: located.search(server.output()), server)
+    page = server.get(CARDS)
+    assert "Betamax Two" in page and "Betamax Bad" not in page
+    assert "still showing the last good pages" in server.output()
+
+    server.rename("beta", "Betamax Bad", cost=3)
+    wait_for("the fixed page", lambda: "Betamax Bad" in (server.get(CARDS) or ""), server)
+
+
+def test_a_new_page_reaches_the_navigation_of_every_page(server):
+    server.save("demo/rules/50-extra.yaml", (
+        "defaults: {module: base, source: {section: Extra, page: 9}}\n"
+        "sections:\n"
+        "  - {id: extra, title: Extra rules, body: \"More about [[card:alpha]].\"}\n"))
+    wait_for("the new page", lambda: "Extra rules" in (server.get("demo/rules/extra.html") or ""), server)
+    # the card page's Markdown did not change: only a full build puts the new page in its nav
+    assert 'href="../rules/extra.html"' in server.get(CARDS)
+
+
+def test_the_search_index_has_every_page_once_and_the_latest_text(server):
+    server.rename("alpha", "Alphorn", cost=2)
+    wait_for("the edited name", lambda: "Alphorn" in (server.get(CARDS) or ""), server)
+    raw = server.get("search/search_index.json")
+    assert server.get("search/search_index.js") == f"var __index = {raw}"  # the offline plugin's copy
+    index = json.loads(raw)
+    locations = Counter(doc["location"] for doc in index["docs"])
+    assert [location for location, n in locations.items() if n > 1] == []
+    docs = server.folder() / "docs"
+    pages = {p.relative_to(docs).with_suffix(".html").as_posix() for p in docs.rglob("*.md")}
+    assert {location.split("#")[0] for location in locations} == pages
+    text = json.dumps(index)
+    assert "Alphorn" in text and "Alpha" not in text  # pages that name the card were re-indexed
+
+
+def test_it_stops_on_sigterm_and_removes_its_folder(server):
+    folder = server.folder()
+    assert folder.is_dir() and not folder.is_relative_to(ROOT)
+    server.proc.send_signal(signal.SIGTERM)
+    assert server.proc.wait(timeout=TIMEOUT) == 0
+    assert not folder.exists()
