@@ -8,7 +8,7 @@ someone writes `kinds/<kind>.md.j2`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
 
 import jinja2
@@ -39,6 +39,7 @@ class Site:
     nav: list = field(default_factory=list)
 
 
+@lru_cache(maxsize=1)  # compiled templates are kept; Jinja reloads a template whose file changed
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES / "site"), autoescape=False,
