@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -102,6 +103,12 @@ def _display(path: Path) -> Path:
         return path
 
 
+# Files parsed without problems, by (name shown, bytes): `rulesmith serve` checks all content on
+# every save, and most files have not changed. The newest MAX_PARSED are kept.
+_parsed: OrderedDict[tuple[str, bytes], SourceFile] = OrderedDict()
+MAX_PARSED = 512
+
+
 def read_file(path: Path, problems: Problems, root: Path | None = None) -> SourceFile | None:
     """Parse one content file; on any problem, record it and return None."""
     shown = _display(path)
@@ -125,6 +132,9 @@ def read_file(path: Path, problems: Problems, root: Path | None = None) -> Sourc
                      f"{MAX_FILE_BYTES // (1024 * 1024)} MB", "split it into several files")
         return None
     raw = path.read_bytes()
+    if (name, raw) in _parsed:
+        _parsed.move_to_end((name, raw))
+        return _parsed[(name, raw)]
     if raw.startswith(b"\xef\xbb\xbf"):
         problems.add((name, 1, 1), "file starts with a byte-order mark (BOM)",
                      "save the file as UTF-8 without BOM")
@@ -187,6 +197,9 @@ def read_file(path: Path, problems: Problems, root: Path | None = None) -> Sourc
                      "start with a key such as `entities:` (see content/README.md)")
         return None
     source.data = data
+    _parsed[(name, raw)] = source
+    if len(_parsed) > MAX_PARSED:
+        _parsed.popitem(last=False)
     return source
 
 

@@ -68,3 +68,18 @@ def test_deep_nesting_rejected(tmp_path):
 def test_invalid_date_is_a_problem_not_a_crash(tmp_path):
     _, problems = load(tmp_path, "d: 2026-13-45\n")
     assert ":1:4: invalid value '2026-13-45'" in problems[0]
+
+
+def test_an_unchanged_file_is_parsed_once_and_a_changed_or_bad_one_again(tmp_path):
+    """serve checks everything on every save: unchanged files come from memory, by their bytes."""
+    path = tmp_path / "a.yaml"
+    path.write_text("entities:\n  - id: one\n")
+    first = read_file(path, Problems())
+    assert read_file(path, Problems()) is first
+    path.write_text("entities:\n  - id: two\n")
+    changed = read_file(path, Problems())
+    assert changed is not first and changed.data == {"entities": [{"id": "two"}]}
+    path.write_text("entities: [\n")
+    for _ in range(2):  # a file with a problem is never kept: reported on every read
+        problems = Problems()
+        assert read_file(path, problems) is None and len(problems) == 1
