@@ -76,15 +76,10 @@ class _StrictLoader(yaml.composer.Composer, yaml.constructor.SafeConstructor, ya
         yaml.composer.Composer.__init__(self)
         yaml.constructor.SafeConstructor.__init__(self)
         yaml.resolver.Resolver.__init__(self)
-
-    def check_event(self, *choices):
-        return self._events.check_event(*choices)
-
-    def peek_event(self):
-        return self._events.peek_event()
-
-    def get_event(self):
-        return self._events.get_event()
+        # The composer asks for every event several times: call the parser's methods directly.
+        self.check_event = self._events.check_event
+        self.peek_event = self._events.peek_event
+        self.get_event = self._events.get_event
 
     def dispose(self):
         self._events.dispose()
