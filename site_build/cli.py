@@ -35,7 +35,8 @@ def cmd_build(args) -> int:
     from .build import build
 
     try:
-        build(Path(args.content), Path(args.site), pdfs=not args.no_pdf, quiet=args.quiet)
+        build(Path(args.content), Path(args.site), pdfs=not args.no_pdf, quiet=args.quiet,
+              work=Path(args.work) if args.work else None)
     except ContentError as error:
         return _print_problems(error)
     except BuildError as error:
@@ -71,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--site", default="site", help="output folder (default: site)")
     p.add_argument("--no-pdf", action="store_true", help="skip the PDF player aids")
     p.add_argument("--quiet", action="store_true", help="no progress display")
+    p.add_argument("--work", help="folder for the generated pages (default: .build); two builds at once need two")
     p.set_defaults(run=cmd_build)
 
     p = sub.add_parser("serve", help="preview the site; rebuilds and reloads on YAML or template changes")

@@ -19,10 +19,11 @@ WIDTHS = [(390, 844), (1280, 900)]
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is installed by ./scripts/test")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    site = tmp_path_factory.mktemp("browser") / "site"
-    result = subprocess.run([sys.executable, "-m", "site_build.cli", "build", "--no-pdf", "--quiet", "--site", str(site)],
+def _built_and_served(folder: Path, content: Path = ROOT / "content", *options: str):
+    """`rulesmith build` of `content` into `folder`, then a static HTTP server for it: yields its URL."""
+    site = folder / "site"
+    result = subprocess.run([sys.executable, "-m", "site_build.cli", "--content", str(content), "build", "--quiet",
+                             "--site", str(site), "--work", str(folder / "work"), *options],
                             cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     handler = functools.partial(_QuietHandler, directory=str(site))
@@ -31,6 +32,18 @@ def server(tmp_path_factory):
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The real content, without PDFs."""
+    yield from _built_and_served(tmp_path_factory.mktemp("browser"), ROOT / "content", "--no-pdf")
+
+
+@pytest.fixture(scope="module")
+def server_with_pdfs(tmp_path_factory):
+    """The small games of the PDF tests, with their player aids (the downloads tables)."""
+    yield from _built_and_served(tmp_path_factory.mktemp("browser-pdf"), ROOT / "tests" / "fixtures" / "pdf" / "content")
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -69,6 +82,18 @@ def test_pages_load_without_console_errors(server, browser, path, width, height)
     page.close()
     assert errors == []
     assert overflow <= 1, f"page is {overflow}px wider than the window"
+
+
+@pytest.mark.parametrize("width, height", WIDTHS)
+def test_downloads_tables_fit_without_sideways_scrolling(server_with_pdfs, browser, width, height):
+    """Players open the downloads page on a phone: every column (errata included) is in view."""
+    page, errors = open_page(browser, f"{server_with_pdfs}/downloads.html", width, height)
+    hidden = page.evaluate("""[...document.querySelectorAll('.md-typeset__scrollwrap, .md-typeset__table')]
+        .map(e => e.scrollWidth - e.clientWidth)""")
+    headers = page.locator("table th").all_inner_texts()
+    page.close()
+    assert errors == [] and hidden and max(hidden) <= 1, hidden
+    assert "Errata" in headers
 
 
 @pytest.mark.parametrize("width, height", WIDTHS)

@@ -16,9 +16,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    site = tmp_path_factory.mktemp("e2e") / "site"
+    folder = tmp_path_factory.mktemp("e2e")
+    site = folder / "site"
     result = subprocess.run([sys.executable, "-m", "site_build.cli", "build", "--no-pdf", "--quiet",
-                             "--site", str(site)], cwd=ROOT, capture_output=True, text=True)
+                             "--site", str(site), "--work", str(folder / "work")], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     return site, check_content(ROOT / "content")
 
@@ -123,7 +124,8 @@ def test_failed_build_leaves_previous_site_intact(built, tmp_path):
     bad.mkdir(parents=True)
     (bad / "game.yaml").write_text("game: [unclosed\n")
     result = subprocess.run([sys.executable, "-m", "site_build.cli", "--content", str(tmp_path / "content"),
-                             "build", "--no-pdf", "--quiet", "--site", str(site)], cwd=ROOT, capture_output=True, text=True)
+                             "build", "--no-pdf", "--quiet", "--site", str(site), "--work", str(tmp_path / "work")],
+                            cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 1 and "statecraft/game.yaml:2:1: YAML syntax error" in result.stderr
     assert sorted(p.relative_to(site) for p in site.rglob("*")) == before
 
