@@ -58,7 +58,12 @@ class Game:
         return {section.id: page.id for section, page in self.all_sections()}
 
     def latest_erratum(self) -> model.Erratum | None:
-        return max(self.errata, key=lambda e: (e.date, e.id), default=None)
+        return latest_erratum(self.errata)
+
+
+def latest_erratum(errata) -> model.Erratum | None:
+    """The newest of some errata (by date, then id), or None."""
+    return max(errata, key=lambda e: (e.date, e.id), default=None)
 
 
 def load_games(content_dir: Path, problems: Problems) -> list[Game]:

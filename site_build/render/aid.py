@@ -24,7 +24,7 @@ import markdown
 from markupsafe import Markup
 
 from .. import model
-from ..game import Game
+from ..game import Game, latest_erratum
 from ..link import Index
 from ..pipeline import Checked
 from . import layout
@@ -502,7 +502,7 @@ def errata_in(checked: Checked, kind: AidKind) -> list[model.Erratum]:
 
 
 def latest_erratum_in(checked: Checked, kind: AidKind) -> model.Erratum | None:
-    return max(errata_in(checked, kind), key=lambda e: (e.date, e.id), default=None)
+    return latest_erratum(errata_in(checked, kind))
 
 
 def latest_erratum_text(latest: model.Erratum | None) -> str:

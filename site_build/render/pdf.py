@@ -236,12 +236,13 @@ def jobs_for(checked: list[Checked], charts: dict[str, bytes]) -> list[Job]:
         depends = templates + _digest_files(game.folder, skip=(".yaml", ".yml"))
         asked_by = urls_in_content(item)
         for kind in aid.aid_kinds(game):
+            latest = aid.latest_erratum_in(item, kind)
             for paper in aid.PAPERS:
                 jobs.append(Job(game=game.id, title=kind.title, paper=paper.name,
                                 path=aid.aid_path(game.id, kind, paper),
                                 html=aid.render_html(item, kind, paper, charts),
                                 roots=(str(TEMPLATES), str(content_root)), asked_by=asked_by, depends=depends,
-                                erratum=getattr(aid.latest_erratum_in(item, kind), "id", None)))
+                                erratum=latest.id if latest else None))
     return jobs
 
 
@@ -288,7 +289,7 @@ def fill_page_numbers(document: weasyprint.Document, pages: dict[str, int]) -> b
 
     placeholders = _placeholders(document)
     texts = [aid.page_number_text(pages.get(box.element.get("data-for"))) for box, _line in placeholders]
-    widths = [(_text_width(box, box.text), _text_width(box, text)) for (box, _line), text in zip(placeholders, texts)]
+    widths = [(box.width, _text_width(box, text)) for (box, _line), text in zip(placeholders, texts)]
     if any(box.text != aid.PLACEHOLDER for box, _line in placeholders) or any(new > old + 0.1 for old, new in widths):
         return False
     for (box, line), text, (old, new) in zip(placeholders, texts, widths):
@@ -330,15 +331,15 @@ def _placeholders(document: weasyprint.Document) -> list[tuple]:
 
 
 def _text_width(box, text: str) -> float:
-    """The width (px) of `text` set in the text box's style."""
+    """The width (px) that `text` would take in the text box's style."""
     from weasyprint.text.line_break import line_size
 
-    saved = box.pango_layout.text
+    placeholder = box.pango_layout.text
     box.pango_layout.text = text
     box.pango_layout.reactivate(box.style)
     width = line_size(box.pango_layout.get_first_line()[0], box.style)[0]
     box.pango_layout.deactivate()
-    box.pango_layout.text = saved
+    box.pango_layout.text = placeholder
     return width
 
 
