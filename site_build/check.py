@@ -76,8 +76,19 @@ def check_declarations(game: Game, problems: Problems) -> None:
 SHALLOW_NESTED_LIST = re.compile(r"^( {1,3})([-*+]|\d+\.) ", re.MULTILINE)
 
 
+PLAIN_TEXT_HINT = "write it out ('less than', 'and'); plain text is never read as markup"
+
+
 def check_texts(game: Game, problems: Problems) -> None:
-    """No live markup and only https links: content must not inject into readers' browsers."""
+    """No live markup and only https links: content must not inject into readers' browsers.
+
+    Plain-text fields of the model refuse markup when validated (model.PlainText); plain values of
+    declared string/enum fields and cells are refused here by the same rule."""
+    for text in texts(game, model.PLAIN):
+        match = model.refused_plain_text(text.value)
+        if match:
+            problems.add(text.item._file.find_text(text.item._path + text.path, match.group(0)),
+                         model.plain_text_problem(text.value), PLAIN_TEXT_HINT)
     for text in texts(game):
         base = text.item._path + text.path
         for match in SHALLOW_NESTED_LIST.finditer(text.value):

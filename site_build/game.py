@@ -228,6 +228,10 @@ def _report(source: SourceFile, item: dict, problems: Problems) -> None:
     elif kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
         problems.add(source.where(loc), f"'{name}' is out of range: {item['msg'].lower()}",
                      "write a number " + item["msg"].lower().removeprefix("input should be "))
+    elif kind == "value_error" and isinstance(value, str) and model.refused_plain_text(value):
+        problems.add(source.find_text(loc, model.refused_plain_text(value).group(0)),
+                     model.plain_text_problem(value), "write it out ('less than', 'and'); "
+                     "plain text is never read as markup")
     elif kind == "value_error":
         message = item["msg"].removeprefix("Value error, ")
         hint = "add note: \"…\" saying why" if "needs a note" in message else "see content/README.md"

@@ -107,77 +107,84 @@ def build_index(game: Game, problems: Problems) -> Index:
     return index
 
 
-def texts(game: Game):
-    """Every Markdown text of a game, with its owner and position."""
-    def note(owner, item):
-        if getattr(item, "note", None):
-            yield Text(owner, item, ("note",), item.note)
-
-    if game.info.description:
-        yield Text("game", game.info, ("description",), game.info.description)
+def owned_items(game: Game):
+    """Every top-level content item with the key texts inside it are owned by."""
+    yield "game", game.info
     for module in game.modules:
-        if module.description:
-            yield Text(f"module:{module.id}", module, ("description",), module.description)
+        yield f"module:{module.id}", module
     for kind in game.kinds:
-        if kind.description:
-            yield Text(f"kind:{kind.id}", kind, ("description",), kind.description)
-        if kind.count_note:
-            yield Text(f"kind:{kind.id}", kind, ("count_note",), kind.count_note)
-    declared = {k.id: {f.id: f for f in k.fields} for k in game.kinds}
+        yield f"kind:{kind.id}", kind
     for entity in game.entities:
-        owner = f"{entity.kind}:{entity.id}"
-        if entity.text:
-            yield Text(owner, entity, ("text",), entity.text)
-        yield from note(owner, entity)
-        for name, value in entity.fields.items():
-            spec = declared.get(entity.kind, {}).get(name)
-            yield from _value_texts(owner, entity, ("fields", name), value, spec.type if spec else None)
+        yield f"{entity.kind}:{entity.id}", entity
     for section, _page in game.all_sections():
-        owner = f"rule:{section.id}"
-        if section.body:
-            yield Text(owner, section, ("body",), section.body)
-        yield from note(owner, section)
-    for table in game.tables:
-        owner = f"table:{table.id}"
-        if table.description:
-            yield Text(owner, table, ("description",), table.description)
-        yield from note(owner, table)
-        for r, row in enumerate(table.rows):
-            for c, value in enumerate(row):
-                kind = table.columns[c].type if c < len(table.columns) else None
-                yield from _value_texts(owner, table, ("rows", r, c), value, kind)
-    for procedure in game.procedures:
-        owner = f"procedure:{procedure.id}"
-        if procedure.description:
-            yield Text(owner, procedure, ("description",), procedure.description)
-        yield from note(owner, procedure)
-        for node in procedure.nodes:
-            yield Text(owner, node, ("text",), node.text)
-    for example in game.examples:
-        owner = f"example:{example.id}"
-        yield Text(owner, example, ("text",), example.text)
-        yield from note(owner, example)
-    for term in game.glossary:
-        owner = f"term:{term.id}"
-        yield Text(owner, term, ("definition",), term.definition)
-        if term.note:
-            yield Text(owner, term, ("note",), term.note)
-    for gap in game.gaps:
-        yield from note(f"gap:{gap.id}", gap)
-    for erratum in game.errata:
-        if erratum.note:
-            yield Text(f"erratum:{erratum.id}", erratum, ("note",), erratum.note)
+        yield f"rule:{section.id}", section
+    for prefix, items in (("table", game.tables), ("procedure", game.procedures), ("example", game.examples),
+                          ("term", game.glossary), ("gap", game.gaps), ("erratum", game.errata)):
+        for item in items:
+            yield f"{prefix}:{item.id}", item
 
 
-def _value_texts(owner, item, path, value, kind):
-    """Text inside a field or cell: its value when the type is text, and any status note."""
+def model_texts(value, fmt: model.TextFormat, path: tuple = ()):
+    """(path, text) of every field of this format inside a model instance, nested models included.
+
+    Nested sections are items of their own (owned_items), so they are not entered here."""
+    cls = type(value)
+    for name in model.text_fields(cls, fmt):
+        found = getattr(value, name)
+        if isinstance(found, str) and found:
+            yield path + (name,), found
+        elif isinstance(found, list):
+            for i, entry in enumerate(found):
+                if isinstance(entry, str):
+                    yield path + (name, i), entry
+    for name, _inner in model.nested_models(cls).items():
+        if name == "sections":
+            continue
+        found = getattr(value, name)
+        if isinstance(found, model.Strict):
+            yield from model_texts(found, fmt, path + (name,))
+        elif isinstance(found, list):
+            for i, entry in enumerate(found):
+                if isinstance(entry, model.Strict):
+                    yield from model_texts(entry, fmt, path + (name, i))
+
+
+def texts(game: Game, fmt: model.TextFormat = model.MARKDOWN):
+    """Every text of a format in a game (Markdown by default), with its owner and position.
+
+    The fields come from the model's text markers; entity fields and table cells from the types
+    the game declares (text, text-list are Markdown; string, string-list, enum are plain text)."""
+    declared = {k.id: {f.id: f for f in k.fields} for k in game.kinds}
+    for owner, item in owned_items(game):
+        for path, value in model_texts(item, fmt):
+            yield Text(owner, item, path, value)
+        if isinstance(item, model.Entity):
+            for name, value in item.fields.items():
+                spec = declared.get(item.kind, {}).get(name)
+                yield from _value_texts(owner, item, ("fields", name), value, spec.type if spec else None, fmt)
+        elif isinstance(item, model.Table):
+            for r, row in enumerate(item.rows):
+                for c, value in enumerate(row):
+                    kind = item.columns[c].type if c < len(item.columns) else None
+                    yield from _value_texts(owner, item, ("rows", r, c), value, kind, fmt)
+
+
+FORMAT_OF_TYPE = {"text": model.MARKDOWN, "text-list": model.MARKDOWN, "string": model.PLAIN,
+                  "string-list": model.PLAIN, "enum": model.PLAIN}
+
+
+def _value_texts(owner, item, path, value, kind, fmt: model.TextFormat):
+    """Text inside a field or cell: its value when its declared type has this format, and any
+    status note (always Markdown)."""
     if isinstance(value, dict):
-        if isinstance(value.get("note"), str):
+        if fmt is model.MARKDOWN and isinstance(value.get("note"), str):
             yield Text(owner, item, path + ("note",), value["note"])
         value = value.get("value")
-    if kind == "text" and isinstance(value, str):
+    if FORMAT_OF_TYPE.get(kind) is not fmt:
+        return
+    if isinstance(value, str):
         yield Text(owner, item, path, value)
-    elif kind == "text-list" and isinstance(value, list):
+    elif isinstance(value, list):
         for i, entry in enumerate(value):
             if isinstance(entry, str):
                 yield Text(owner, item, path + (i,), entry)

