@@ -15,6 +15,7 @@ from .expressions import ExpressionError, evaluate, plain
 from .game import Game
 from .link import REFERENCE, Index, texts
 from .problems import Problems, nearest
+from .source_map import check_source_map
 
 STATUSES = ("verified", "unverified", "missing", "reconstructed", "contradictory")
 RAW_HTML = re.compile(r"<[A-Za-z/!?]")
@@ -31,6 +32,7 @@ def check_game(game: Game, index: Index, problems: Problems, today: datetime.dat
     check_procedures(game, problems)
     check_examples(game, problems)
     check_errata(game, index, problems, today or datetime.date.today())
+    check_source_map(game, index, problems)
 
 
 def _items_with_module(game: Game):
