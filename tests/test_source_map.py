@@ -52,7 +52,7 @@ source_map:
 
 
 def problems(tmp_path, monkeypatch, source_map, text="one\ntwo\nthree\n"):
-    (tmp_path / "seeds").mkdir()
+    (tmp_path / "seeds").mkdir(parents=True)
     (tmp_path / "seeds" / "mini.txt").write_text(text, encoding="utf-8")
     monkeypatch.setenv("RULESMITH_SOURCES", str(tmp_path / "seeds"))
     content = write_game(tmp_path, **{"source-map.yaml": source_map})
