@@ -13,7 +13,7 @@ from pathlib import Path
 
 import jinja2
 
-from .. import model
+from .. import model, values
 from ..expressions import plain
 from ..game import Game
 from ..link import Index
@@ -48,6 +48,7 @@ def environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.filters["inline"] = escape_inline
     env.globals["STATUS_LABELS"] = layout.STATUS_LABELS
+    env.globals["reads_data"] = values.reads_data
     return env
 
 
