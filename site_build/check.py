@@ -30,7 +30,7 @@ def check_game(game: Game, index: Index, problems: Problems, today: datetime.dat
     check_entities(game, index, problems)
     check_tables(game, index, problems)
     check_procedures(game, problems)
-    check_examples(game, problems, index)
+    check_examples(game, index, problems)
     check_errata(game, index, problems, today or datetime.date.today())
     check_source_map(game, index, problems)
 
@@ -401,7 +401,7 @@ def _reach(start, edges) -> set:
     return seen
 
 
-def check_examples(game: Game, problems: Problems, index: Index | None = None) -> None:
+def check_examples(game: Game, index: Index, problems: Problems) -> None:
     tables = {t.id: t for t in game.tables}
     for example in game.examples:
         if example.expression is None:
@@ -411,7 +411,7 @@ def check_examples(game: Game, problems: Problems, index: Index | None = None) -
                          "add result: <the number the rulebook prints>")
             continue
         try:
-            inputs = values.resolve_inputs(index, example.inputs) if index is not None else example.inputs
+            inputs = values.resolve_inputs(index, example.inputs)
         except values.ValueError_ as error:
             problems.add(example.where("inputs"), *error.args)
             continue
