@@ -153,7 +153,7 @@ def gaps_of(game: Game) -> list[dict]:
         known = len([e for e in game.entities_of(kind.id) if e.status != "missing"])
         if kind.count is not None and known < kind.count:
             add(f"kind:{kind.id}", f"{kind.plural}: {known} of {kind.count} in the source",
-                "missing", kind.count_note or f"The rulebook gives {known} of the {kind.count} {kind.plural.lower()}"
+                "missing", kind.count_note or f"The rulebook gives {known} of the {kind.count} {kind.plural}"
                 + (f"; {have - known} are listed as missing." if have > known else "."), kind.where())
     for entity in game.entities:
         key = f"{entity.kind}:{entity.id}"
