@@ -10,11 +10,12 @@ import re
 from html.parser import HTMLParser
 from dataclasses import dataclass
 
-from . import model
+from . import model, values
 from .expressions import ExpressionError, evaluate, plain
 from .game import Game
 from .link import REFERENCE, Index, texts
 from .problems import Problems, nearest
+from .source_map import check_source_map
 
 STATUSES = ("verified", "unverified", "missing", "reconstructed", "contradictory")
 RAW_HTML = re.compile(r"<[A-Za-z/!?]")
@@ -29,8 +30,9 @@ def check_game(game: Game, index: Index, problems: Problems, today: datetime.dat
     check_entities(game, index, problems)
     check_tables(game, index, problems)
     check_procedures(game, problems)
-    check_examples(game, problems)
+    check_examples(game, index, problems)
     check_errata(game, index, problems, today or datetime.date.today())
+    check_source_map(game, index, problems)
 
 
 def _items_with_module(game: Game):
@@ -410,7 +412,7 @@ def _reach(start, edges) -> set:
     return seen
 
 
-def check_examples(game: Game, problems: Problems) -> None:
+def check_examples(game: Game, index: Index, problems: Problems) -> None:
     tables = {t.id: t for t in game.tables}
     for example in game.examples:
         if example.expression is None:
@@ -420,7 +422,12 @@ def check_examples(game: Game, problems: Problems) -> None:
                          "add result: <the number the rulebook prints>")
             continue
         try:
-            value = evaluate(example.expression, example.inputs, tables)
+            inputs = values.resolve_inputs(index, example.inputs)
+        except values.ValueError_ as error:
+            problems.add(example.where("inputs"), *error.args)
+            continue
+        try:
+            value = evaluate(example.expression, inputs, tables)
         except ExpressionError as error:
             problems.add(example.where("expression"), f"example '{example.id}' cannot be computed: {error}",
                          "use the inputs, numbers and the functions listed in content/README.md")

@@ -26,7 +26,7 @@ def evaluate(expression: str, inputs: dict, tables: dict) -> object:
         if table is None:
             raise ExpressionError(f"lookup: unknown table '{table_id}'")
         for cells in table.rows:
-            if cells and plain(cells[0]) == key:
+            if cells and (plain(cells[0]) == key or isinstance(key, int) and plain(cells[0]) == str(key)):
                 return table, cells
         return table, None
 

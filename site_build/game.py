@@ -29,6 +29,7 @@ class Game:
     glossary: list[model.Term] = field(default_factory=list)
     gaps: list[model.Gap] = field(default_factory=list)
     errata: list[model.Erratum] = field(default_factory=list)
+    source_map: list[model.SourceLines] = field(default_factory=list)
     # Files with their own errors: references into them are not reported a second time.
     unreadable: list[str] = field(default_factory=list)  # files that could not be parsed at all
     invalid_ids: set[str] = field(default_factory=set)  # ids declared in files that failed validation

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import yaml
 
-from . import model
+from . import model, values
 from .game import Game
 from .problems import Problems, nearest
 
@@ -197,6 +197,16 @@ def resolve(game: Game, index: Index, problems: Problems) -> None:
             target, label = match.group(1), match.group(2)
             where = text.item._file.find_text(text.item._path + text.path, match.group(0)) \
                 if text.item._file else ("<unknown>", 1, 1)
+            if target.startswith(values.PREFIX):
+                try:
+                    values.lookup(index, target[len(values.PREFIX):])
+                except values.ValueError_ as error:
+                    problems.add(where, *error.args)
+                    continue
+                owner = values.parse(target[len(values.PREFIX):])[0]
+                if text.owner != owner and text.owner not in index.backlinks[owner]:
+                    index.backlinks[owner].append(text.owner)
+                continue
             if not WELL_FORMED.fullmatch(target) or label is not None and not label.strip():
                 cleaned = re.sub(r"\s+", "", target).lower()
                 problems.add(where, f"malformed reference {match.group(0)}",

@@ -297,6 +297,23 @@ class Erratum(Located):
     note: Text = ""
 
 
+class SourceLines(Located):
+    """One range of a source text and the content items that carry it (the reverse pass as data)."""
+
+    source: Id = Field(description="Id of the text, as declared under game.sources.")
+    lines: Annotated[str, StringConstraints(pattern=r"^[1-9][0-9]*(-[1-9][0-9]*)?$")] = Field(
+        description="Line or inclusive line range of the text: `12` or `12-40`.")
+    items: list[str] = Field(default=[], description="kind:id of every item that carries these lines.")
+    not_content: PlainText | None = Field(default=None, description="Why these lines are not rules content "
+                                    "(page header, illustration caption, credits …).")
+
+    @model_validator(mode="after")
+    def _items_or_reason(self):
+        if bool(self.items) == bool(self.not_content):
+            raise ValueError("give either `items: [kind:id, …]` or `not_content: <why>`, not both or neither")
+        return self
+
+
 class Defaults(Strict):
     kind: Id | None = None
     module: Id | None = None
@@ -321,10 +338,11 @@ class ContentFile(Strict):
     glossary: list[Term] = []
     gaps: list[Gap] = []
     errata: list[Erratum] = []
+    source_map: list[SourceLines] = []
 
 
 COLLECTIONS = ("modules", "kinds", "sections", "entities", "tables", "procedures", "examples",
-               "glossary", "gaps", "errata")
+               "glossary", "gaps", "errata", "source_map")
 
 
 def text_fields(cls: type[BaseModel], fmt: TextFormat) -> list[str]:

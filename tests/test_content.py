@@ -60,10 +60,10 @@ def test_every_table_rule_holds(loaded, game_id):
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_example_recomputes(loaded, game_id):
-    games, _ = loaded
+    games, indexes = loaded
     arithmetic = [e for e in games[game_id].examples if e.expression]
     assert arithmetic, "each rulebook prints arithmetic examples"
-    assert run(check.check_examples, games[game_id]) == []
+    assert run(check.check_examples, games[game_id], indexes[game_id]) == []
 
 
 @pytest.mark.parametrize("game_id", GAMES)

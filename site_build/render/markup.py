@@ -15,6 +15,7 @@ from typing import Callable
 
 import material
 
+from .. import values
 from ..link import REFERENCE, Index
 
 ICON_ROOT = Path(material.__file__).resolve().parent / "templates" / ".icons"
@@ -54,9 +55,14 @@ def render_text(text: str, index: Index, href: Callable[[str], str | None],
         kind, _, ident = target.partition(":")
         if kind == "icon":
             return icon(ident)
+        if kind == "value":
+            return escape_inline(values.shown(values.lookup(index, ident)))
         shown = escape_inline(label if label else index.name(target))
         url = href(target)
-        return f"[{shown}]({url})" if url else shown
+        link = f"[{shown}]({url})" if url else shown
+        if kind == "gap":  # the reader meets a gap here: the same marker glyph as a status marker
+            return f'<span class="rs-gap-ref" role="img" aria-label="Gap in the source">{_glyph("material/alert")}</span>{link}'
+        return link
 
     parts, last = [], 0
     for match in REFERENCE.finditer(text):
@@ -74,6 +80,8 @@ def plain_text(text: str, index: Index) -> str:
         kind, _, ident = target.partition(":")
         if kind == "icon":
             return f"[{index.icons[ident]['label']}]"
+        if kind == "value":
+            return values.shown(values.lookup(index, ident))
         return label or index.name(target)
 
     text = REFERENCE.sub(replace, text)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import jinja2
 
-from .. import model
+from .. import model, values
 from ..expressions import plain
 from ..game import Game
 from ..link import Index
@@ -48,6 +48,7 @@ def environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.filters["inline"] = escape_inline
     env.globals["STATUS_LABELS"] = layout.STATUS_LABELS
+    env.globals["reads_data"] = values.reads_data
     return env
 
 
@@ -152,7 +153,7 @@ def gaps_of(game: Game) -> list[dict]:
         known = len([e for e in game.entities_of(kind.id) if e.status != "missing"])
         if kind.count is not None and known < kind.count:
             add(f"kind:{kind.id}", f"{kind.plural}: {known} of {kind.count} in the source",
-                "missing", kind.count_note or f"The rulebook gives {known} of the {kind.count} {kind.plural.lower()}"
+                "missing", kind.count_note or f"The rulebook gives {known} of the {kind.count} {kind.plural}"
                 + (f"; {have - known} are listed as missing." if have > known else "."), kind.where())
     for entity in game.entities:
         key = f"{entity.kind}:{entity.id}"

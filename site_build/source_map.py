@@ -1,0 +1,117 @@
+"""The source map: every line of a game's rulebook texts, mapped to the items that carry it.
+
+A game's `source_map:` entries (by convention in `content/<game>/source-map.yaml`) record the
+reverse pass over its texts: a line range of one source text and either the content items that
+carry those lines or why they are not rules content. `check_source_map` runs in the check stage;
+`coverage` is what the tests hold at 100 %.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from .game import Game
+from .link import Index
+from .problems import Problems, nearest
+
+
+def seeds_dir(game: Game) -> Path:
+    """Where the rulebook texts live: $RULESMITH_SOURCES, or ../shared/seeds beside the project."""
+    if os.environ.get("RULESMITH_SOURCES"):
+        return Path(os.environ["RULESMITH_SOURCES"])
+    return game.folder.resolve().parent.parent.parent / "shared" / "seeds"
+
+
+def source_lines(game: Game, source_id: str) -> list[str] | None:
+    """The lines of one source text, or None when the text is not beside the project."""
+    source = next((s for s in game.info.sources if s.id == source_id), None)
+    if source is None:
+        return None
+    path = seeds_dir(game) / source.file
+    if not path.is_file():
+        return None
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def line_range(lines: str) -> tuple[int, int]:
+    first, _, last = lines.partition("-")
+    return int(first), int(last or first)
+
+
+def check_source_map(game: Game, index: Index, problems: Problems) -> None:
+    sources = {s.id: s for s in game.info.sources}
+    texts = {sid: source_lines(game, sid) for sid in sources}
+    seen: dict[str, list[tuple[int, int, object]]] = {}
+    for entry in game.source_map:
+        if entry.source not in sources:
+            problems.add(entry.where("source"), f"unknown source '{entry.source}'",
+                         nearest(entry.source, sources) or "use an id declared under game.sources in game.yaml")
+            continue
+        first, last = line_range(entry.lines)
+        if last < first:
+            problems.add(entry.where("lines"), f"line range {entry.lines} runs backwards",
+                         f"write {last}-{first}")
+            continue
+        text = texts[entry.source]
+        if text is not None and last > len(text):
+            problems.add(entry.where("lines"),
+                         f"line range {entry.lines} goes past the end of {sources[entry.source].file} "
+                         f"({len(text)} lines)", f"the last line is {len(text)}")
+        for earlier_first, earlier_last, earlier in seen.get(entry.source, []):
+            if first <= earlier_last and earlier_first <= last:
+                file, line, _ = earlier.where()
+                problems.add(entry.where("lines"),
+                             f"line range {entry.lines} of {entry.source} overlaps {earlier.lines} "
+                             f"(mapped at {file}:{line})",
+                             "map each line once: list every item that carries it in one entry")
+        seen.setdefault(entry.source, []).append((first, last, entry))
+        for i, key in enumerate(entry.items):
+            if key in index.targets or key.partition(":")[2] in game.invalid_ids:
+                continue
+            kind, _, ident = key.partition(":")
+            other = [k for k in index.targets if k.endswith(":" + ident)] if ident else []
+            same_kind = [k for k in index.targets if k.startswith(kind + ":")]
+            hint = (f"'{ident}' exists as {', '.join(other)}" if other else
+                    nearest(key, same_kind) or nearest(key, index.targets) or "write kind:id of an item of this game")
+            problems.add(entry.where("items", i), f"unknown item {key} in the source map", hint)
+
+
+@dataclass
+class Coverage:
+    source: str
+    file: str
+    total: int
+    covered: int
+    uncovered: list[tuple[int, int]]
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.covered / self.total if self.total else 100.0
+
+
+def coverage(game: Game) -> list[Coverage]:
+    """Per source text: how many of its lines the map covers, and the ranges it does not."""
+    result = []
+    for source in game.info.sources:
+        text = source_lines(game, source.id)
+        if text is None:
+            continue
+        covered = [False] * len(text)
+        for entry in game.source_map:
+            if entry.source == source.id:
+                first, last = line_range(entry.lines)
+                for n in range(first, min(last, len(text)) + 1):
+                    covered[n - 1] = True
+        gaps, start = [], None
+        for n, done in enumerate(covered, start=1):
+            if not done and start is None:
+                start = n
+            if done and start is not None:
+                gaps.append((start, n - 1))
+                start = None
+        if start is not None:
+            gaps.append((start, len(text)))
+        result.append(Coverage(source.id, source.file, len(text), sum(covered), gaps))
+    return result
