@@ -42,7 +42,7 @@ def run_rulesmith(*args: str, cwd: Path, timeout: float = 120) -> Run:
 
 def build_site(content: Path, site: Path, work: Path) -> None:
     """Build a site in-process with its own work folder (not the shared .build/ of the checkout)."""
-    from site_build.build import build
+    from rulesmith.build import build
 
     build(content, site, pdfs=False, quiet=True, work=work)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from site_build.pipeline import check_content
+from rulesmith.pipeline import check_content
 
 GENERATOR = Path(__file__).resolve().parents[1] / "scripts" / "make_synthetic_games.py"
 

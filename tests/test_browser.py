@@ -22,7 +22,7 @@ playwright = pytest.importorskip("playwright.sync_api", reason="playwright is in
 def _built_and_served(folder: Path, content: Path = ROOT / "content", *options: str):
     """`rulesmith build` of `content` into `folder`, then a static HTTP server for it: yields its URL."""
     site = folder / "site"
-    result = subprocess.run([sys.executable, "-m", "site_build.cli", "--content", str(content), "build", "--quiet",
+    result = subprocess.run([sys.executable, "-m", "rulesmith.cli", "--content", str(content), "build", "--quiet",
                              "--site", str(site), "--work", str(folder / "work"), *options],
                             cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr

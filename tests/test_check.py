@@ -4,8 +4,8 @@ import datetime
 
 import pytest
 
-from site_build.pipeline import check_content
-from site_build.problems import ContentError
+from rulesmith.pipeline import check_content
+from rulesmith.problems import ContentError
 
 from gamekit import CONTENT_YAML, write_game
 

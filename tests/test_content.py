@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from site_build import check
-from site_build.game import load_games
-from site_build.link import build_index, resolve
-from site_build.problems import Problems
-from site_build.render.site import gaps_of
+from rulesmith import check
+from rulesmith.game import load_games
+from rulesmith.link import build_index, resolve
+from rulesmith.problems import Problems
+from rulesmith.render.site import gaps_of
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(p.name for p in (ROOT / "content").iterdir() if (p / "game.yaml").exists())

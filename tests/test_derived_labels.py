@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from site_build.pipeline import check_content
-from site_build.render.markup import escape_inline
-from site_build.render import layout
-from site_build.render.site import render_site
+from rulesmith.pipeline import check_content
+from rulesmith.render.markup import escape_inline
+from rulesmith.render import layout
+from rulesmith.render.site import render_site
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from site_build import cli
-from site_build.diff import diff_revision, text_delta
+from rulesmith import cli
+from rulesmith.diff import diff_revision, text_delta
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "errata"

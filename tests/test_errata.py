@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from site_build import cli
-from site_build.build import build
-from site_build.errata import ErrataError, add_erratum, flow_scalar
-from site_build.pipeline import check_content
-from site_build.problems import ContentError
+from rulesmith import cli
+from rulesmith.build import build
+from rulesmith.errata import ErrataError, add_erratum, flow_scalar
+from rulesmith.pipeline import check_content
+from rulesmith.problems import ContentError
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "errata"
@@ -424,20 +424,20 @@ def test_rebuild_after_one_erratum_rewrites_only_the_pages_that_depend_on_it(cap
 
 
 def _has_pdf_module() -> bool:
-    return (ROOT / "site_build" / "render" / "pdf.py").exists()
+    return (ROOT / "rulesmith" / "render" / "pdf.py").exists()
 
 
 def player_aids(content: Path, cache: Path) -> dict[str, bytes]:
     """The PDF step of `build`: check, flowcharts, then every player aid (from the cache or rendered)."""
-    from site_build.build import flowcharts
-    from site_build.render.pdf import build_aids
+    from rulesmith.build import flowcharts
+    from rulesmith.render.pdf import build_aids
 
     checked = check_content(content)
     aids, _downloads = build_aids(checked, flowcharts(checked, cache), cache / "pdf")
     return aids
 
 
-@pytest.mark.skipif(not _has_pdf_module(), reason="site_build/render/pdf.py (player aids) is not written yet")
+@pytest.mark.skipif(not _has_pdf_module(), reason="rulesmith/render/pdf.py (player aids) is not written yet")
 def test_pdfs_after_one_erratum_rerender_only_that_games_aids(capsys, content, tmp_path):
     # Unique content, so no PDF cache of an earlier run can hide a re-render.
     nonce = uuid.uuid4().hex
@@ -472,7 +472,7 @@ def test_pdfs_after_one_erratum_rerender_only_that_games_aids(capsys, content, t
     assert "e1" in text and "2026-03-01" in text  # stamped with the latest erratum
 
 
-@pytest.mark.skipif(not _has_pdf_module(), reason="site_build/render/pdf.py (player aids) is not written yet")
+@pytest.mark.skipif(not _has_pdf_module(), reason="rulesmith/render/pdf.py (player aids) is not written yet")
 def test_full_build_with_pdfs_after_one_erratum(capsys, content, tmp_path):
     """`rulesmith build` with the PDFs, twice: the site carries the new PDFs of alpha, beta's as they were."""
     cache = ROOT / ".cache"  # the build's own cache: unchanged aids from earlier runs are reused, as in use
@@ -488,8 +488,8 @@ def test_full_build_with_pdfs_after_one_erratum(capsys, content, tmp_path):
 
 
 def aid_html(content: Path, game_id: str, kind, cache: Path) -> str:
-    from site_build.build import flowcharts
-    from site_build.render import aid
+    from rulesmith.build import flowcharts
+    from rulesmith.render import aid
 
     checked = {c.game.id: c for c in check_content(content)}
     return aid.render_html(checked[game_id], kind, aid.PAPERS[0], flowcharts(list(checked.values()), cache))
@@ -507,7 +507,7 @@ def aid_html(content: Path, game_id: str, kind, cache: Path) -> str:
 def test_an_aid_is_stamped_only_by_the_errata_that_change_it(capsys, content, tmp_path, target, field, value, changes_solo_aid):
     """The solo aid keeps its stamp and its bytes when an erratum changes nothing it shows, and
     every erratum that does change its HTML is one it is stamped with (errata_in is never short)."""
-    from site_build.render import aid
+    from rulesmith.render import aid
 
     cache = tmp_path / "cache"
     before = aid_html(content, "alpha", aid.SOLO_AID, cache)
@@ -527,7 +527,7 @@ def test_an_aid_is_stamped_only_by_the_errata_that_change_it(capsys, content, tm
 # ---------------------------------------------------------------- the real content
 
 def _clean_real_games() -> list[str]:
-    from site_build.errata import check_one_game
+    from rulesmith.errata import check_one_game
 
     content = ROOT / "content"
     return [folder.name for folder in sorted(content.iterdir()) if (folder / "game.yaml").is_file()
@@ -555,7 +555,7 @@ def test_an_erratum_on_the_real_content(capsys, tmp_path, game_id):
     new = old + 1 if spec.max is None or old + 1 <= spec.max else old - 1
     file = Path(entity.where("fields", spec.id)[0])
     before = file.read_text().splitlines()
-    from site_build.render import aid
+    from rulesmith.render import aid
 
     solo_before = aid_html(copy, game_id, aid.SOLO_AID, tmp_path / "cache") if checked.game.procedures else None
     code, out, err = add(capsys, copy, game_id, f"{entity.kind}:{entity.id}", f"fields.{spec.id}", str(new),

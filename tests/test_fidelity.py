@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from site_build.expressions import plain
-from site_build.pipeline import check_content
+from rulesmith.expressions import plain
+from rulesmith.pipeline import check_content
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT.parent / "shared" / "seeds"

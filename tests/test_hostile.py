@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from site_build import model
-from site_build.link import Index, load_icons
-from site_build.pipeline import check_content
-from site_build.problems import ContentError
-from site_build.render.flowchart import render_svg, to_dot
+from rulesmith import model
+from rulesmith.link import Index, load_icons
+from rulesmith.pipeline import check_content
+from rulesmith.problems import ContentError
+from rulesmith.render.flowchart import render_svg, to_dot
 
 GAME_YAML = """\
 game:

@@ -1,7 +1,7 @@
 """Stage 3, link: references, index, backlinks."""
 
-from site_build.problems import ContentError
-from site_build.pipeline import check_content
+from rulesmith.problems import ContentError
+from rulesmith.pipeline import check_content
 
 import pytest
 

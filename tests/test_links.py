@@ -15,8 +15,8 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from conftest import ROOT, build_site
-from site_build.pipeline import check_content
-from site_build.problems import ContentError
+from rulesmith.pipeline import check_content
+from rulesmith.problems import ContentError
 
 LINK_ATTRIBUTES = {"href", "src"}
 

@@ -2,8 +2,8 @@
 
 from pathlib import Path
 
-from site_build.load import read_file
-from site_build.problems import Problems
+from rulesmith.load import read_file
+from rulesmith.problems import Problems
 
 
 def load(tmp_path: Path, text: str | bytes):

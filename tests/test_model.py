@@ -1,7 +1,7 @@
 """Stage 2, model: pydantic validation with located, hinted problems."""
 
-from site_build.game import load_games
-from site_build.problems import Problems
+from rulesmith.game import load_games
+from rulesmith.problems import Problems
 
 from gamekit import CONTENT_YAML, write_game
 

@@ -17,11 +17,11 @@ import pypdf
 import pytest
 import weasyprint
 
-from site_build.build import flowcharts
-from site_build.pipeline import check_content
-from site_build.problems import ContentError
-from site_build.render import aid, pdf
-from site_build.render.site import render_site
+from rulesmith.build import flowcharts
+from rulesmith.pipeline import check_content
+from rulesmith.problems import ContentError
+from rulesmith.render import aid, pdf
+from rulesmith.render.site import render_site
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "pdf" / "content"
@@ -471,7 +471,7 @@ def test_hostile_content_fails_the_build_naming_the_file(built, tmp_path):
         'body: "Play the [[card:ace]] to win."',
         'body: "Play the [[card:ace]] to win. ![map](https://tracker.invalid/pixel.png)"'))
     checked = check_content(tmp_path / "content")  # https links pass the content check
-    with pytest.raises(pdf.BuildError) as failed:
+    with pytest.raises(pdf.AidError) as failed:
         pdf.build_aids(checked, {}, tmp_path / "cache")
     message = str(failed.value)
     assert f"{yaml}:" in message or "tiny/game.yaml:" in message, message
@@ -491,6 +491,6 @@ def test_local_file_links_in_content_are_refused_before_rendering(tmp_path):
 def test_build_error_survives_the_process_boundary():
     import pickle
 
-    error = pdf.BuildError([pdf.Problem("content/a.yaml", 3, 4, "refused", "hint")])
+    error = pdf.AidError([pdf.Problem("content/a.yaml", 3, 4, "refused", "hint")])
     copy = pickle.loads(pickle.dumps(error))
     assert copy.problems == error.problems and str(copy) == str(error)

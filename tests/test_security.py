@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from site_build import model
-from site_build.link import FORMAT_OF_TYPE
-from site_build.pipeline import check_content
-from site_build.problems import ContentError
+from rulesmith import model
+from rulesmith.link import FORMAT_OF_TYPE
+from rulesmith.pipeline import check_content
+from rulesmith.problems import ContentError
 
 from conftest import build_site
 from test_hostile import live_markup_problems, parse

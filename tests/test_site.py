@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from site_build.pipeline import check_content
+from rulesmith.pipeline import check_content
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def built(tmp_path_factory):
     folder = tmp_path_factory.mktemp("e2e")
     site = folder / "site"
-    result = subprocess.run([sys.executable, "-m", "site_build.cli", "build", "--no-pdf", "--quiet",
+    result = subprocess.run([sys.executable, "-m", "rulesmith.cli", "build", "--no-pdf", "--quiet",
                              "--site", str(site), "--work", str(folder / "work")], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     return site, check_content(ROOT / "content")
@@ -87,7 +87,7 @@ def test_every_procedure_has_a_flowchart_svg_with_its_steps(built):
 
 
 def test_gaps_page_lists_every_gap(built):
-    from site_build.render.site import gaps_of
+    from rulesmith.render.site import gaps_of
 
     site, checked = built
     missing = []
@@ -123,7 +123,7 @@ def test_failed_build_leaves_previous_site_intact(built, tmp_path):
     bad = tmp_path / "content" / "statecraft"
     bad.mkdir(parents=True)
     (bad / "game.yaml").write_text("game: [unclosed\n")
-    result = subprocess.run([sys.executable, "-m", "site_build.cli", "--content", str(tmp_path / "content"),
+    result = subprocess.run([sys.executable, "-m", "rulesmith.cli", "--content", str(tmp_path / "content"),
                              "build", "--no-pdf", "--quiet", "--site", str(site), "--work", str(tmp_path / "work")],
                             cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 1 and "statecraft/game.yaml:2:1: YAML syntax error" in result.stderr
@@ -131,7 +131,7 @@ def test_failed_build_leaves_previous_site_intact(built, tmp_path):
 
 
 def test_failure_while_building_keeps_the_old_site(built, tmp_path, monkeypatch):
-    from site_build import build as build_module
+    from rulesmith import build as build_module
 
     site, _ = built
     before = {p.relative_to(site): p.stat().st_mtime_ns for p in site.rglob("*")}
@@ -147,14 +147,17 @@ def test_failure_while_building_keeps_the_old_site(built, tmp_path, monkeypatch)
 
 
 def test_mkdocs_warning_fails_the_build_with_its_reason(tmp_path):
-    from site_build.build import mkdocs_build
-    from site_build.problems import BuildError
+    from rulesmith.build import mkdocs_build
+    from rulesmith.mkdocs_config import write_config
+    from rulesmith.problems import BuildError
+    from rulesmith.project import Project
 
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "index.md").write_text("# Home\n\n[broken](missing.md)\n")
+    config = write_config(Project(tmp_path), tmp_path, [{"Home": "index.md"}], tmp_path / "out")
     with pytest.raises(BuildError) as error:
-        mkdocs_build(docs, tmp_path / "out", [{"Home": "index.md"}])
+        mkdocs_build(config, tmp_path / "out")
     assert "missing.md" in str(error.value)
 
 
@@ -163,7 +166,7 @@ def test_two_clean_builds_are_byte_identical(built, tmp_path):
     and nothing in it carries the build date (the PDFs' twice-built test is in test_pdf.py)."""
     import datetime
 
-    from site_build.build import build
+    from rulesmith.build import build
 
     site, _ = built
     again = tmp_path / "site"

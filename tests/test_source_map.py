@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from site_build.pipeline import check_content
-from site_build.problems import ContentError
-from site_build.source_map import coverage, seeds_dir
+from rulesmith.pipeline import check_content
+from rulesmith.problems import ContentError
+from rulesmith.source_map import coverage, seeds_dir
 
 from gamekit import write_game
 

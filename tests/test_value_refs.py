@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from site_build.pipeline import check_content
-from site_build.problems import ContentError
-from site_build.render.markup import plain_text, render_text
-from site_build.values import lookup
+from rulesmith.pipeline import check_content
+from rulesmith.problems import ContentError
+from rulesmith.render.markup import plain_text, render_text
+from rulesmith.values import lookup
 
 from gamekit import CONTENT_YAML, write_game
 

@@ -39,12 +39,37 @@ class Problems:
         return sorted(set(self.items))
 
 
-class ContentError(Exception):
+class RulesmithError(Exception):
+    """Every failure a user can act on; the command layer prints it and exits 1, no traceback."""
+
+    def lines(self) -> list[str]:
+        return [f"error: {self}"]
+
+
+class ContentError(RulesmithError):
     """Raised when content has problems; carries all of them."""
 
     def __init__(self, problems: list[Problem]):
         self.problems = problems
         super().__init__("\n".join(str(p) for p in problems))
+
+    def __reduce__(self):  # keep the problems when crossing a process boundary
+        return (type(self), (self.problems,))
+
+    def lines(self) -> list[str]:
+        count = len(self.problems)
+        return [str(p) for p in self.problems] + [f"{count} problem{'s' if count != 1 else ''} found; nothing was written."]
+
+
+class UsageError(RulesmithError):
+    """The command cannot start as asked (no project, port in use, folder not writable)."""
+
+    def __init__(self, message: str, hint: str = ""):
+        self.hint = hint
+        super().__init__(message)
+
+    def lines(self) -> list[str]:
+        return [f"error: {self}"] + ([f"hint: {self.hint}"] if self.hint else [])
 
 
 def nearest(word: str, choices, n: int = 3) -> str:
@@ -55,5 +80,8 @@ def nearest(word: str, choices, n: int = 3) -> str:
     return "did you mean " + " or ".join(close) + "?"
 
 
-class BuildError(Exception):
+class BuildError(RulesmithError):
     """An output could not be produced (Graphviz, MkDocs, WeasyPrint): a clear message, exit 1."""
+
+    def lines(self) -> list[str]:
+        return [f"error: {self}", "the previous site was left as it was."]

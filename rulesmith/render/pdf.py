@@ -1,7 +1,7 @@
 """Player aids, PDF side: HTML from render/aid.py to PDF with WeasyPrint, sandboxed, cached, parallel.
 
 - Sandboxed: WeasyPrint fetches only files under templates/ and content/ and data: URLs. Any
-  other URL (http, https, file:// elsewhere) stops the build with a BuildError naming the
+  other URL (http, https, file:// elsewhere) stops the build with a AidError naming the
   content file and line that asked for it.
 - Deterministic: no clock anywhere. The PDF dates are the date of the latest erratum that
   changed the aid (none without errata), the file identifier is a hash of the content, fonts
@@ -29,13 +29,14 @@ from urllib.parse import unquote, urlsplit
 import weasyprint
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
+from ..files import write_atomic
 from ..link import texts
+from ..project import templates
 from ..pipeline import Checked
 from ..problems import ContentError, Problem
 from . import aid
 
-ROOT = Path(__file__).resolve().parents[2]
-TEMPLATES = ROOT / "templates"
+TEMPLATES = templates()
 WORKERS = 2
 CACHE_FORMAT = "rulesmith-aid-2"
 # Tagged PDF (structure tree, language, title, alt text for figures) with the PDF/UA-1
@@ -46,11 +47,8 @@ PDF_OPTIONS = {"pdf_variant": "pdf/ua-1", "pdf_identifier": True}
 URL_IN_TEXT = re.compile(r"\]\(\s*<?([^)\s>]+)|<([a-zA-Z][a-zA-Z0-9+.-]*:[^>\s]+)>|((?:https?|file|ftp)://[^\s)\]>]+)")
 
 
-class BuildError(ContentError):
+class AidError(ContentError):
     """A player aid cannot be built; carries located problems like ContentError (same CLI output)."""
-
-    def __reduce__(self):  # keep the problems when crossing a process boundary
-        return (type(self), (self.problems,))
 
 
 class SandboxError(FatalURLFetchingError):
@@ -257,7 +255,7 @@ class _Collect(logging.Handler):
 
 def render_document(job: Job) -> weasyprint.Document:
     """Lay out one aid (a WeasyPrint Document) with its page numbers filled in; raises
-    BuildError for a refused URL. One layout, unless a page number does not fit its
+    AidError for a refused URL. One layout, unless a page number does not fit its
     placeholder (see aid.py, "page numbers"); then the numbers go into the HTML and the aid is
     laid out again until they stop moving."""
     fetcher = SandboxFetcher(job.roots, job.asked_by, aid_name=f"{job.title} ({job.path})")
@@ -358,13 +356,13 @@ def _layout(job: Job, html: str, fetcher: SandboxFetcher) -> weasyprint.Document
     try:
         document = weasyprint.HTML(string=html, base_url=job.base_url, url_fetcher=fetcher).render(**PDF_OPTIONS)
     except SandboxError as error:
-        raise BuildError([error.problem]) from None
+        raise AidError([error.problem]) from None
     except FatalURLFetchingError as error:
         cause = error.__cause__ or error
-        raise BuildError([Problem("templates/pdf", 1, 1, f"{job.path}: {error} ({cause})",
+        raise AidError([Problem("templates/pdf", 1, 1, f"{job.path}: {error} ({cause})",
                                   "check the file names in templates/pdf")]) from None
     if fetcher.refused:
-        raise BuildError(fetcher.refused)
+        raise AidError(fetcher.refused)
     return document
 
 
@@ -378,7 +376,7 @@ def render(job: Job) -> Rendered:
         try:
             pdf = document.write_pdf(**PDF_OPTIONS)
         except SandboxError as error:
-            raise BuildError([error.problem]) from None
+            raise AidError([error.problem]) from None
     finally:
         logger.removeHandler(collect)
     return Rendered(pdf, len(document.pages), collect.messages, layout_problems(document))
@@ -396,10 +394,7 @@ def _store(job: Job, result: Rendered, cache: Path) -> None:
     cache.mkdir(parents=True, exist_ok=True)
     for suffix, data in ((".pdf", result.pdf),
                          (".json", json.dumps({"pages": result.pages, "warnings": result.warnings, "layout": result.layout}).encode())):
-        target = cache / f"{job.key()}{suffix}"
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_bytes(data)
-        tmp.replace(target)
+        write_atomic(cache / f"{job.key()}{suffix}", data)
 
 
 def render_all(jobs: list[Job], cache: Path, workers: int = WORKERS) -> dict[str, Rendered]:
@@ -416,7 +411,7 @@ def render_all(jobs: list[Job], cache: Path, workers: int = WORKERS) -> dict[str
         for job in todo:
             try:
                 outcomes.append((job, render(job)))
-            except BuildError as error:
+            except AidError as error:
                 problems += error.problems
     else:
         with ProcessPoolExecutor(max_workers=min(workers, len(todo))) as pool:
@@ -425,13 +420,13 @@ def render_all(jobs: list[Job], cache: Path, workers: int = WORKERS) -> dict[str
             for job, future in futures:
                 try:
                     outcomes.append((job, future.result()))
-                except BuildError as error:
+                except AidError as error:
                     problems += error.problems
     for job, result in outcomes:
         _store(job, result, cache)
         results[job.path] = result
     if problems:
-        raise BuildError(sorted(set(problems)))
+        raise AidError(sorted(set(problems)))
     return results
 
 

@@ -108,7 +108,7 @@ def run_worker(spec: dict, timeout: float = 3600) -> dict:
     peak memory (os.wait4 reports the child's own ru_maxrss, so sizes never mask each other)."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
-        proc = subprocess.Popen([PYTHON, "-m", "site_build.bench", "--worker", json.dumps(spec)],
+        proc = subprocess.Popen([PYTHON, "-m", "rulesmith.bench", "--worker", json.dumps(spec)],
                                 stdout=out, stderr=err, cwd=ROOT)
         deadline = started + timeout
         while True:
@@ -175,7 +175,7 @@ def load_generator():
 
 
 def pdfs_available() -> bool:
-    return importlib.util.find_spec("site_build.render.pdf") is not None
+    return importlib.util.find_spec("rulesmith.render.pdf") is not None
 
 
 def build_spec(content: Path, folder: Path, pdfs: bool) -> dict:
@@ -216,7 +216,7 @@ def measure_check(content: Path, reps: int) -> dict:
         subprocess.run([RULESMITH, "--content", str(content), "check"], check=True, capture_output=True)
         command.append(time.perf_counter() - started)
     started = time.perf_counter()
-    subprocess.run([PYTHON, "-c", "import site_build.cli, site_build.pipeline"], check=True, cwd=ROOT)
+    subprocess.run([PYTHON, "-c", "import rulesmith.cli, rulesmith.pipeline"], check=True, cwd=ROOT)
     imports = time.perf_counter() - started
     return {"games": len(checked), "items": sum(len(c.index.targets) for c in checked),
             "in_process_first_s": first, "in_process": summary(in_process), "in_process_again": summary(again),
@@ -419,7 +419,7 @@ def nav_and_html(content: Path, folder: Path, html_dir: Path) -> tuple[list, dic
         (html_dir / (job.path.replace("/", "--") + ".html")).write_text(job.html, encoding="utf-8")
         info["base_url"] = job.base_url
     # as many processes as the build's PDF pool: the floor is WeasyPrint at the same parallelism
-    info.update(aids=len(jobs), source="site_build.render.pdf.jobs_for", options=pdf.PDF_OPTIONS,
+    info.update(aids=len(jobs), source="rulesmith.render.pdf.jobs_for", options=pdf.PDF_OPTIONS,
                 workers=min(getattr(pdf, "WORKERS", os.cpu_count() or 1), len(jobs)))
     return nav, info
 
@@ -723,7 +723,7 @@ def main(argv: list[str] | None = None) -> int:
          "reps": args.reps, "pdfs": pdfs, "notes": [],
          "command": "scripts/bench " + " ".join(argv if argv is not None else sys.argv[1:])}
     if not pdfs:
-        r["notes"].append("PDFs not built: " + ("--no-pdf" if args.no_pdf else "site_build/render/pdf.py not present yet"))
+        r["notes"].append("PDFs not built: " + ("--no-pdf" if args.no_pdf else "rulesmith/render/pdf.py not present yet"))
     tmp = Path(tempfile.mkdtemp(prefix="rulesmith-bench-"))
     try:
         content = copy_content(tmp / "content")

@@ -8,21 +8,21 @@ someone writes `kinds/<kind>.md.j2`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache, partial
-from pathlib import Path
+from functools import lru_cache
 
 import jinja2
 
 from .. import model, values
 from ..expressions import plain
 from ..game import Game
+from ..project import templates
 from ..link import Index
 from ..pipeline import Checked
 from . import layout
 from .flowchart import numbering
 from .markup import _glyph, escape_inline, render_text, table_cell
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES = templates()
 KIND_LABELS = {"rule": "rules", "table": "table", "procedure": "solo bot", "example": "example",
                "term": "glossary", "module": "module", "gap": "gap", "kind": "list"}
 

@@ -18,11 +18,13 @@ from pathlib import Path
 import jinja2
 
 from .. import model
+from ..project import templates
 from ..link import Index
+from ..files import write_atomic
 from ..problems import BuildError
 from .markup import plain_text
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES = templates()
 WRAP = 34
 
 
@@ -92,7 +94,5 @@ def render_svg(dot: str, cache_dir: Path) -> bytes:
     if result.returncode != 0:
         raise GraphvizError(f"dot failed: {result.stderr.decode(errors='replace').strip()}")
     svg = result.stdout
-    tmp = cached.with_suffix(".tmp")
-    tmp.write_bytes(svg)
-    tmp.replace(cached)
+    write_atomic(cached, svg)
     return svg

@@ -17,7 +17,6 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 
 import jinja2
 import markdown
@@ -25,13 +24,14 @@ from markupsafe import Markup
 
 from .. import model
 from ..game import Game, latest_erratum
+from ..project import templates
 from ..link import Index
 from ..pipeline import Checked
 from . import layout
 from .markup import escape_inline, icon_html, plain_text, render_text
 from .site import PageContext, gaps_of
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES = templates()
 PT_PER_MM = 72 / 25.4
 
 

@@ -30,10 +30,11 @@ from urllib.parse import urlsplit
 from watchdog.events import FileCreatedEvent, FileDeletedEvent, FileModifiedEvent, FileMovedEvent
 from watchdog.observers import Observer
 
-from .build import ROOT, TEMPLATES, flowcharts, render_docs
-from .problems import BuildError, ContentError
+from .build import flowcharts, render_docs
+from .mkdocs_config import write_config
+from .problems import BuildError, ContentError, UsageError
+from .project import project_of_content, templates
 
-CONFIG = ROOT / "mkdocs.yml"
 HOOKS = Path(__file__).with_name("mkdocs_hook.py")
 DEBOUNCE_S = 0.05  # a save can be several file events; MkDocs waits this long for the last one
 
@@ -43,7 +44,8 @@ class Preview:
 
     def __init__(self, content: Path, folder: Path, dev_addr: str):
         self.content, self.dev_addr = content, dev_addr
-        self.docs, self.site = folder / "docs", folder / "site"
+        self.project = project_of_content(content)
+        self.folder, self.docs, self.site = folder, folder / "docs", folder / "site"
         self.docs.mkdir()
         self.url = ""  # the server's address, once known
         self.built = None  # (nav, mkdocs.yml) of the last successful MkDocs build
@@ -51,8 +53,9 @@ class Preview:
     def config(self, nav: list | None = None):
         from mkdocs.config import load_config
 
-        config = load_config(str(CONFIG), docs_dir=str(self.docs), site_dir=str(self.site),
-                             dev_addr=self.dev_addr, nav=nav, hooks=[str(HOOKS)])
+        config_file = write_config(self.project, self.folder, nav or [], self.site)
+        config = load_config(str(config_file), dev_addr=self.dev_addr, hooks=[str(HOOKS)],
+                             **({} if nav else {"nav": None}))
         if self.url:
             config.site_url = self.url
         return config
@@ -68,10 +71,11 @@ class Preview:
         started = time.perf_counter()
         try:
             checked = check_content(self.content)
-            nav = render_docs(checked, flowcharts(checked, ROOT / ".cache"), [], self.docs)
-            state = (nav, CONFIG.read_bytes())
+            nav = render_docs(checked, flowcharts(checked, self.project.cache), [], self.docs)
+            config = self.config(nav)
+            state = (nav, (self.folder / "mkdocs.yml").read_bytes())
             full = state != self.built
-            mkdocs_build(self.config(nav), serve_url=self.url, dirty=not full)
+            mkdocs_build(config, serve_url=self.url, dirty=not full)
             # Only now: after a failed build following a change of navigation, the next one is
             # full again. After a failed dirty build, the pages it missed are still older than
             # their Markdown, so the next dirty build catches up.
@@ -128,9 +132,7 @@ def _log_to_stderr() -> None:
 
 def serve(content: Path, dev_addr: str) -> int:
     if not content.is_dir():  # nothing to watch: say so rather than fail inside MkDocs' watcher
-        print(f"{content}:1:1: content folder not found (run from the project root or pass --content)",
-              file=sys.stderr)
-        return 1
+        raise UsageError(f"content folder {content} not found", "run from the project or pass --content")
     _log_to_stderr()
     # SIGTERM ends the preview like Ctrl-C does, so that the temporary folder is removed.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
@@ -155,15 +157,22 @@ def _serve(preview: Preview) -> None:
     # Not "dirty" for the plugins: Material's search would then merge the search index itself,
     # leaving duplicates; mkdocs_hook.py merges it instead.
     config.plugins.on_startup(command="serve", dirty=False)
-    server = LiveReloadServer(builder=preview.build, host=host, port=port, root=str(preview.site),
-                              mount_path=mount)
+    try:
+        server = LiveReloadServer(builder=preview.build, host=host, port=port, root=str(preview.site),
+                                  mount_path=mount)
+    except OSError as error:
+        raise UsageError(f"cannot serve on {host}:{port}: {error.strerror}",
+                         "another program uses that port: pass --dev-addr 127.0.0.1:<another port>") from None
     # both set by LiveReloadServer.__init__ (MkDocs is pinned) and used only once serving starts
     server.observer, server.build_delay = _WriteObserver(), DEBOUNCE_S
     server.error_handler = lambda code: _error_page(preview.site, code)
     try:
         print(f"pages generated in {preview.docs}", file=sys.stderr)
         preview.build()
-        for path in (preview.content, TEMPLATES, CONFIG):
+        watched = [preview.content, templates()]
+        if preview.project.mkdocs_config is not None:
+            watched.append(preview.project.mkdocs_config)
+        for path in watched:
             server.watch(str(path))
         config.plugins.on_serve(server, config=config, builder=preview.build)
         server.serve()

@@ -6,17 +6,18 @@ import re
 from collections import defaultdict
 from functools import lru_cache
 from dataclasses import dataclass, field
-from pathlib import Path
+
 
 import yaml
 
 from . import model, values
 from .game import Game
+from .project import templates
 from .problems import Problems, nearest
 
 REFERENCE = re.compile(r"\[\[([^\[\]|]*)(?:\|([^\[\]]*))?\]\]")
 WELL_FORMED = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*:[a-z0-9]+(-[a-z0-9]+)*")
-ICONS_FILE = Path(__file__).resolve().parent.parent / "templates" / "icons.yaml"
+ICONS_FILE = templates() / "icons.yaml"
 
 
 @dataclass

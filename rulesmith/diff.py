@@ -23,15 +23,16 @@ from . import model
 from .expressions import plain
 from .game import Game, load_games
 from .pipeline import check_content
-from .problems import ContentError, Problems
+from .problems import ContentError, Problems, RulesmithError
 
 NAME_FIELDS = ("name", "title", "term", "plural")  # what "renamed" means for each kind of item
 LABELS = {"rule": "Rules section", "table": "Table", "procedure": "Procedure", "example": "Example",
           "term": "Glossary term", "gap": "Gap", "module": "Module", "kind": "Kind", "game": "Game"}
 
 
-class DiffError(Exception):
-    pass
+class DiffError(RulesmithError):
+    def lines(self) -> list[str]:
+        return [f"rulesmith diff: {self}"]
 
 
 @dataclass
@@ -97,11 +98,7 @@ def configure(parser) -> None:
 
 def cmd_diff(args) -> int:
     content = Path(args.content)
-    try:
-        diffs, notes = diff_revision(content, args.revision)
-    except DiffError as error:
-        print(f"rulesmith diff: {error}", file=sys.stderr)
-        return 1
+    diffs, notes = diff_revision(content, args.revision)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     print(format_markdown(diffs, args.revision) if args.format == "markdown" else format_text(diffs, args.revision),

@@ -12,19 +12,18 @@ from __future__ import annotations
 import datetime
 import difflib
 import re
-import shutil
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
 from . import model
+from .files import write_atomic
 from .check import ERRATUM_FIELDS, Slot, check_game, erratum_slot, same_value
 from .game import Game, load_game
 from .link import Index, build_index, resolve
 from .load import SourceFile, read_file
-from .problems import Problem, Problems, nearest
+from .problems import Problem, Problems, RulesmithError, nearest
 
 SOURCE_KINDS = ("publisher-faq", "reader-report", "transcription-fix")
 SCHEMA_LINE = "# yaml-language-server: $schema=../../schema/content.schema.json"
@@ -33,12 +32,15 @@ ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 WIDE = 10**9  # never fold long lines
 
 
-class ErrataError(Exception):
+class ErrataError(RulesmithError):
     """The erratum cannot be applied; nothing was changed. Carries the lines to print."""
 
     def __init__(self, message: str, problems: list[Problem] | None = None):
         self.problems = problems or []
         super().__init__(message)
+
+    def lines(self) -> list[str]:
+        return [str(p) for p in self.problems] + [f"rulesmith errata add: {self}"]
 
 
 @dataclass
@@ -98,15 +100,9 @@ def _date_argument(text: str) -> datetime.date:
 
 
 def cmd_add(args) -> int:
-    try:
-        applied = add_erratum(Path(args.content), args.game, args.target, args.field, args.new_value,
-                              source_kind=args.source_kind, description=args.description, url=args.url,
-                              note=args.note, date=args.date, erratum_id=args.erratum_id)
-    except ErrataError as error:
-        for problem in error.problems:
-            print(problem, file=sys.stderr)
-        print(f"rulesmith errata add: {error}", file=sys.stderr)
-        return 1
+    applied = add_erratum(Path(args.content), args.game, args.target, args.field, args.new_value,
+                          source_kind=args.source_kind, description=args.description, url=args.url,
+                          note=args.note, date=args.date, erratum_id=args.erratum_id)
     print(f"{applied.data_file}:{applied.data_line}:{applied.data_column}: {applied.target} {applied.field}: "
           f"{_show(applied.old)} → {_show(applied.new)}")
     print(f"{applied.errata_file}:{applied.errata_line}: {'created the file and ' if applied.created else ''}"
@@ -225,11 +221,7 @@ def _display(path: Path) -> Path:
 
 def _write(path: Path, data: bytes) -> None:
     """Replace a file in one rename (never half written), keeping its permissions."""
-    tmp = path.with_name(path.name + ".errata-tmp")
-    tmp.write_bytes(data)
-    if path.exists():
-        shutil.copymode(path, tmp)
-    tmp.replace(path)
+    write_atomic(path, data, mode_from=path)
 
 
 def _resolve_target(index: Index, target: str, game_id: str) -> str:

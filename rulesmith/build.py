@@ -16,13 +16,15 @@ import time
 from pathlib import Path
 
 from .pipeline import Checked, check_content
-from .problems import BuildError
+from .files import write_if_changed
+from .mkdocs_config import write_config
+from .problems import BuildError, UsageError
+from .project import project_of_content, templates
 from .render import layout
 from .render.flowchart import render_svg, to_dot
 from .render.site import render_site
 
-ROOT = Path(__file__).resolve().parent.parent
-TEMPLATES = ROOT / "templates"
+TEMPLATES = templates()
 
 
 class Progress:
@@ -46,17 +48,6 @@ class Progress:
         self.timings[name] = elapsed
         if not self.quiet:
             print(f" {elapsed:.2f} s", file=sys.stderr, flush=True)
-
-
-def write_if_changed(path: Path, data: bytes) -> bool:
-    """Write only when the bytes differ: unchanged files keep their mtime (MkDocs, live reload)."""
-    if path.exists() and path.read_bytes() == data:
-        return False
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    tmp.replace(path)
-    return True
 
 
 def sync_tree(target: Path, files: dict[str, bytes]) -> None:
@@ -98,7 +89,7 @@ def render_docs(checked: list[Checked], charts: dict[str, bytes], downloads: lis
     return rendered.nav
 
 
-def mkdocs_build(docs: Path, site_dir: Path, nav: list) -> None:
+def mkdocs_build(config_file: Path, site_dir: Path) -> None:
     from mkdocs.commands.build import build as run_mkdocs
     from mkdocs.config import load_config
 
@@ -109,7 +100,7 @@ def mkdocs_build(docs: Path, site_dir: Path, nav: list) -> None:
     warnings = _Collect()
     logger.addHandler(warnings)
     try:
-        config = load_config(str(ROOT / "mkdocs.yml"), docs_dir=str(docs), site_dir=str(site_dir), nav=nav)
+        config = load_config(str(config_file), site_dir=str(site_dir))
         run_mkdocs(config)
     except MkDocsException as error:
         reasons = "\n".join(warnings.messages) or str(error)
@@ -134,8 +125,9 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
     """Check and build everything into `site`; returns the time of each step.
     `work` (default .build/) holds the generated pages, `cache` (default .cache/) the outputs
     cached by content hash; the benchmark points both at empty folders for a clean build."""
-    work = work or ROOT / ".build"
-    cache = cache or ROOT / ".cache"
+    project = project_of_content(content)
+    work = work or project.work
+    cache = cache or project.cache
     progress = Progress(quiet)
     with progress.step("check content"):
         checked = check_content(content)
@@ -151,11 +143,15 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
         docs = work / "docs"
         nav = render_docs(checked, charts, downloads, docs, aids)
     site = site.resolve()
-    site.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".site-", dir=site.parent))
+    try:
+        site.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".site-", dir=site.parent))
+    except OSError as error:
+        raise UsageError(f"cannot write the site to {site}: {error.strerror}",
+                         "choose a folder you can write to with --site") from None
     try:
         with progress.step("mkdocs build"):
-            mkdocs_build(docs, staging, nav)
+            mkdocs_build(write_config(project, work, nav, site), staging)
         _swap(staging, site)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

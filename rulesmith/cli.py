@@ -1,0 +1,119 @@
+"""The `rulesmith` command: check, build, serve, schema, errata, diff."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from . import __version__
+from .problems import RulesmithError, UsageError
+from .project import find_project, project_of_content
+
+
+def cmd_check(args) -> int:
+    from .pipeline import check_content
+
+    started = time.perf_counter()
+    checked = check_content(args.project.content)
+    summary = ", ".join(f"{c.game.id} ({len(c.index.targets)} items)" for c in checked)
+    print(f"ok: {len(checked)} game(s) checked in {time.perf_counter() - started:.2f} s: {summary}")
+    return 0
+
+
+def cmd_build(args) -> int:
+    from .build import build
+
+    build(args.project.content, _output(args, args.site, args.project.site), pdfs=not args.no_pdf,
+          quiet=args.quiet, work=_output(args, args.work, None))
+    return 0
+
+
+def cmd_serve(args) -> int:
+    from .serve import serve
+
+    return serve(args.project.content, args.dev_addr)
+
+
+def cmd_schema(args) -> int:
+    from .schema import write_schema
+
+    path = write_schema(_output(args, args.output, args.project.schema / "content.schema.json"))
+    print(f"wrote {path}")
+    return 0
+
+
+def _output(args, given: str | None, default: Path | None) -> Path | None:
+    """An output path: as given (relative to the current folder, as a shell user expects), or the
+    project's default (relative to the project, wherever the command runs)."""
+    return Path(given) if given else default
+
+
+def _global_options(parser: argparse.ArgumentParser, top: bool) -> None:
+    """Options every command takes, before or after its name (`rulesmith --content X build`
+    and `rulesmith build --content X` both work)."""
+    parser.add_argument("--content", default=None if top else argparse.SUPPRESS,
+                        help="content folder (default: content/ of the project found from the current folder)")
+
+
+def _all_parsers(sub) -> list[argparse.ArgumentParser]:
+    """Every subcommand's parser, nested ones (`errata add`) included."""
+    found = []
+    for command in sub.choices.values():
+        found.append(command)
+        for action in command._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                found += _all_parsers(action)
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="rulesmith", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"rulesmith {__version__}")
+    _global_options(parser, top=True)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("check", help="validate all content; print every problem as file:line:column")
+    p.set_defaults(run=cmd_check)
+
+    p = sub.add_parser("build", help="check, then build the site (and PDFs) into site/")
+    p.add_argument("--site", help="output folder (default: site/ in the project)")
+    p.add_argument("--no-pdf", action="store_true", help="skip the PDF player aids")
+    p.add_argument("--quiet", action="store_true", help="no progress display")
+    p.add_argument("--work", help="folder for the generated pages (default: .build); two builds at once need two")
+    p.set_defaults(run=cmd_build)
+
+    p = sub.add_parser("serve", help="preview the site; rebuilds and reloads on YAML or template changes")
+    p.add_argument("--dev-addr", default="127.0.0.1:8000", help="address to serve on (default 127.0.0.1:8000)")
+    p.set_defaults(run=cmd_serve)
+
+    p = sub.add_parser("schema", help="write the JSON Schema of the content format")
+    p.add_argument("--output", help="where to write it (default: schema/content.schema.json in the project)")
+    p.set_defaults(run=cmd_schema)
+
+    from . import diff, errata  # each adds its own subcommand and options
+
+    errata.configure(sub.add_parser("errata", help="record errata: `rulesmith errata add …`"))
+    diff.configure(sub.add_parser("diff", help="structural difference of the content since a git revision"))
+
+    for command in _all_parsers(sub):
+        _global_options(command, top=False)
+    args = parser.parse_args(argv)
+    try:
+        args.project = project_of_content(Path(args.content)) if args.content else find_project()
+        if args.content and not Path(args.content).is_dir():
+            raise UsageError(f"content folder {args.content} not found", "pass the folder that holds the game folders")
+        args.content = str(args.project.content)
+        return args.run(args)
+    except RulesmithError as error:
+        for line in error.lines():
+            print(line, file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("stopped.", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
