@@ -11,6 +11,7 @@ from html.parser import HTMLParser
 from dataclasses import dataclass
 
 from . import model, values
+from .items import all_items
 from .expressions import ExpressionError, evaluate, plain
 from .game import Game
 from .link import REFERENCE, Index, texts
@@ -36,10 +37,9 @@ def check_game(game: Game, index: Index, problems: Problems, today: datetime.dat
 
 
 def _items_with_module(game: Game):
-    for name in ("entities", "tables", "procedures", "examples", "glossary", "gaps"):
-        yield from getattr(game, name)
-    for section, _page in game.all_sections():
-        yield section
+    for item_type, _key, item in all_items(game):
+        if "module" in item_type.model.model_fields:
+            yield item
 
 
 def check_modules_and_sources(game: Game, problems: Problems) -> None:

@@ -22,12 +22,11 @@ from pathlib import Path
 from . import model
 from .expressions import plain
 from .game import Game, load_games
+from .items import ITEM_TYPES, all_items, name_of
 from .pipeline import check_content
 from .problems import ContentError, Problems, RulesmithError
 
-NAME_FIELDS = ("name", "title", "term", "plural")  # what "renamed" means for each kind of item
-LABELS = {"rule": "Rules section", "table": "Table", "procedure": "Procedure", "example": "Example",
-          "term": "Glossary term", "gap": "Gap", "module": "Module", "kind": "Kind", "game": "Game"}
+NAME_FIELDS = tuple(sorted({t.name_field for t in ITEM_TYPES if t.prefix != "erratum"}))  # what "renamed" means for each type of item
 
 
 class DiffError(RulesmithError):
@@ -167,54 +166,47 @@ def diff_revision(content: Path, revision: str) -> tuple[list[GameDiff], list[st
 # ---------------------------------------------------------------- flattening
 
 def snapshot(game: Game) -> Snapshot:
+    """Every item of a game flattened to field paths, labelled as readers know it."""
     items: dict[str, Item] = {}
     kind_names = {k.id: k.name for k in game.kinds}
 
     def add(key: str, label: str, name: str, values: dict, titles: dict | None = None, rows=None) -> None:
         items[key] = Item(key, label, name, values, titles or {}, rows or {})
 
-    info = game.info.model_dump(by_alias=True)
-    add(f"game:{game.id}", "Game", game.info.name, flatten(info))
-    for module in game.modules:
-        add(f"module:{module.id}", "Module", module.name, flatten(module.model_dump()))
-    for kind in game.kinds:
-        add(f"kind:{kind.id}", "Kind", kind.plural, flatten(kind.model_dump(by_alias=True)))
-    for entity in game.entities:
-        titles = {}
-        kind = game.kind(entity.kind) if entity.kind else None
-        for spec in kind.fields if kind else []:
-            titles[f"fields.{spec.id}"] = spec.name
-        add(f"{entity.kind}:{entity.id}", kind_names.get(entity.kind, entity.kind or "Entity"), entity.name,
-            flatten(entity.model_dump(by_alias=True)), titles)
-    for section, _page in game.all_sections():
-        add(f"rule:{section.id}", LABELS["rule"], section.title,
-            flatten(section.model_dump(by_alias=True, exclude={"sections"})))
-    for table in game.tables:
-        values = flatten(table.model_dump(by_alias=True, exclude={"rows"}))
-        titles, rows = {}, {}
-        ids = [c.id for c in table.columns]
-        for row in table.rows:
-            if not row:
-                continue
-            key = str(plain(row[0]))
-            rows[key] = row
-            for column, value in zip(ids[1:], row[1:]):
-                _leaf(values, f"rows.{key}.{column}", value)
-                titles[f"rows.{key}.{column}"] = f"row {key}, " + next(c.title for c in table.columns if c.id == column)
-            if len(row) == 1:  # a one-column table: the key is all there is
-                values[f"rows.{key}"] = True
-        add(f"table:{table.id}", LABELS["table"], table.title, values, titles, rows)
-    for procedure in game.procedures:
-        add(f"procedure:{procedure.id}", LABELS["procedure"], procedure.title,
-            flatten(procedure.model_dump(by_alias=True)),
-            {f"nodes.{n.id}.text": f"step {n.id}" for n in procedure.nodes})
-    for example in game.examples:
-        add(f"example:{example.id}", LABELS["example"], example.title, flatten(example.model_dump(by_alias=True)))
-    for term in game.glossary:
-        add(f"term:{term.id}", LABELS["term"], term.term, flatten(term.model_dump(by_alias=True)))
-    for gap in game.gaps:
-        add(f"gap:{gap.id}", LABELS["gap"], gap.title, flatten(gap.model_dump(by_alias=True)))
+    add(f"game:{game.id}", "Game", game.info.name, flatten(game.info.model_dump(by_alias=True)))
+    for item_type, key, item in all_items(game):
+        if item_type.prefix == "erratum":
+            continue  # the errata are the changelog itself, not content that changes
+        exclude = {"sections"} if item_type.prefix == "rule" else {"rows"} if item_type.prefix == "table" else None
+        values = flatten(item.model_dump(by_alias=True, exclude=exclude))
+        label, titles, rows = item_type.label, {}, {}
+        if item_type.prefix == "entity":
+            label = kind_names.get(item.kind, item.kind or item_type.label)
+            kind = game.kind(item.kind) if item.kind else None
+            titles = {f"fields.{spec.id}": spec.name for spec in (kind.fields if kind else [])}
+        elif item_type.prefix == "table":
+            titles, rows = _table_cells(item, values)
+        elif item_type.prefix == "procedure":  # readers know steps by number, as in the flowchart
+            titles = {f"nodes.{n.id}.text": f"step {number}" for number, n in enumerate(item.nodes, start=1)}
+        add(key, label, name_of(item_type, item), values, titles, rows)
     return Snapshot(game.id, game.info.name, items, {e.id: e for e in game.errata})
+
+
+def _table_cells(table, values: dict) -> tuple[dict, dict]:
+    """Each cell as rows.<key>.<column> in `values`; returns their titles and the rows by key."""
+    titles, rows = {}, {}
+    ids = [c.id for c in table.columns]
+    for row in table.rows:
+        if not row:
+            continue
+        key = str(plain(row[0]))
+        rows[key] = row
+        for column, value in zip(ids[1:], row[1:]):
+            _leaf(values, f"rows.{key}.{column}", value)
+            titles[f"rows.{key}.{column}"] = f"row {key}, " + next(c.title for c in table.columns if c.id == column)
+        if len(row) == 1:  # a one-column table: the key is all there is
+            values[f"rows.{key}"] = True
+    return titles, rows
 
 
 def _status_wrapped(value) -> bool:

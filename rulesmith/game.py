@@ -10,6 +10,7 @@ from pathlib import Path
 import pydantic
 
 from . import model
+from .items import ITEM_TYPES
 from .load import SourceFile, _display, content_files, read_file
 from .problems import Problems, nearest
 
@@ -30,6 +31,7 @@ class Game:
     gaps: list[model.Gap] = field(default_factory=list)
     errata: list[model.Erratum] = field(default_factory=list)
     source_map: list[model.SourceLines] = field(default_factory=list)
+    icons: list[model.Icon] = field(default_factory=list)
     # Files with their own errors: references into them are not reported a second time.
     unreadable: list[str] = field(default_factory=list)  # files that could not be parsed at all
     invalid_ids: set[str] = field(default_factory=set)  # ids declared in files that failed validation
@@ -158,8 +160,10 @@ def _attach(value, source: SourceFile, path: tuple) -> None:
 
 def _apply_defaults(content: model.ContentFile) -> None:
     defaults = content.defaults or model.Defaults()
-    for name in ("entities", "tables", "procedures", "examples", "sections", "gaps"):
-        for item in getattr(content, name):
+    for item_type in ITEM_TYPES:
+        if not item_type.takes_defaults:
+            continue
+        for item in getattr(content, item_type.collection):
             if getattr(item, "kind", "absent") is None and defaults.kind:
                 item.kind = defaults.kind
             if item.module is None:

@@ -7,11 +7,12 @@ from collections import defaultdict
 from functools import lru_cache
 from dataclasses import dataclass, field
 
-
 import yaml
 
 from . import model, values
+from .items import RESERVED_PREFIXES, all_items, name_of
 from .game import Game
+from .glyphs import glyph_exists
 from .project import templates
 from .problems import Problems, nearest
 
@@ -56,12 +57,30 @@ def _icons_text_parsed(text: str) -> dict[str, dict]:
 
 
 def load_icons() -> dict[str, dict]:
-    """The icon names of templates/icons.yaml (parsed once per distinct file content)."""
+    """The package's default icons, templates/icons.yaml (parsed once per distinct file content)."""
     return _icons_text_parsed(ICONS_FILE.read_text(encoding="utf-8"))
 
 
+def game_icons(game: Game, problems: Problems) -> dict[str, dict]:
+    """The package's default icons with the game's own (content/<game>/*.yaml `icons:`) over them."""
+    icons = dict(load_icons())
+    seen = {}
+    for icon in game.icons:
+        if icon.id in seen:
+            problems.add(icon.where("id"), f"duplicate icon '{icon.id}' (first defined at line {seen[icon.id]})",
+                         "give each icon its own id")
+        seen[icon.id] = icon.where()[1]
+        for i, glyph in enumerate(icon.glyphs):
+            if not glyph_exists(glyph):
+                problems.add(icon.where("glyphs", i), f"unknown glyph '{glyph}'",
+                             "use a name from mkdocs-material's icon sets, e.g. material/flag or "
+                             "fontawesome/solid/dice (https://pictogrammers.com/library/mdi/)")
+        icons[icon.id] = {"label": icon.label, "glyphs": icon.glyphs}
+    return icons
+
+
 def build_index(game: Game, problems: Problems) -> Index:
-    index = Index(icons=load_icons(), invalid_ids=game.invalid_ids)
+    index = Index(icons=game_icons(game, problems), invalid_ids=game.invalid_ids)
     kinds = {k.id for k in game.kinds}
 
     def add(kind: str, item_id: str, name: str, item) -> None:
@@ -76,53 +95,30 @@ def build_index(game: Game, problems: Problems) -> Index:
         index.targets[key] = Target(key, kind, item_id, name, item)
 
     for kind in game.kinds:
-        if kind.id in model.RESERVED_KINDS:
+        if kind.id in RESERVED_PREFIXES:
             problems.add(kind.where("id"), f"kind id '{kind.id}' is reserved",
-                         "reserved: " + ", ".join(model.RESERVED_KINDS))
-    for module in game.modules:
-        add("module", module.id, module.name, module)
-    for kind in game.kinds:
-        add("kind", kind.id, kind.plural, kind)
-    for entity in game.entities:
-        if entity.kind is None:
-            problems.add(entity.where(), f"entity '{entity.id}' has no kind",
-                         "add `kind:` to it or `defaults: {kind: …}` to the file")
-            continue
-        if entity.kind not in kinds:
-            problems.add(entity.where("kind"), f"unknown kind '{entity.kind}'",
-                         nearest(entity.kind, kinds) or "declare it under `kinds:` in game.yaml")
-            continue
-        add(entity.kind, entity.id, entity.name, entity)
-    for section, _page in game.all_sections():
-        add("rule", section.id, section.title, section)
-    for table in game.tables:
-        add("table", table.id, table.title, table)
-    for procedure in game.procedures:
-        add("procedure", procedure.id, procedure.title, procedure)
-    for example in game.examples:
-        add("example", example.id, example.title, example)
-    for term in game.glossary:
-        add("term", term.id, term.term, term)
-    for gap in game.gaps:
-        add("gap", gap.id, gap.title, gap)
+                         "reserved: " + ", ".join(RESERVED_PREFIXES))
+    for item_type, key, item in all_items(game):
+        if item_type.prefix == "erratum":
+            continue  # errata are checked by check_errata, not referred to from text
+        if item_type.prefix == "entity":
+            if item.kind is None:
+                problems.add(item.where(), f"entity '{item.id}' has no kind",
+                             "add `kind:` to it or `defaults: {kind: …}` to the file")
+                continue
+            if item.kind not in kinds:
+                problems.add(item.where("kind"), f"unknown kind '{item.kind}'",
+                             nearest(item.kind, kinds) or "declare it under `kinds:` in game.yaml")
+                continue
+        add(key.partition(":")[0], item.id, name_of(item_type, item), item)
     return index
 
 
 def owned_items(game: Game):
-    """Every top-level content item with the key texts inside it are owned by."""
+    """Every content item with the key that texts inside it are owned by."""
     yield "game", game.info
-    for module in game.modules:
-        yield f"module:{module.id}", module
-    for kind in game.kinds:
-        yield f"kind:{kind.id}", kind
-    for entity in game.entities:
-        yield f"{entity.kind}:{entity.id}", entity
-    for section, _page in game.all_sections():
-        yield f"rule:{section.id}", section
-    for prefix, items in (("table", game.tables), ("procedure", game.procedures), ("example", game.examples),
-                          ("term", game.glossary), ("gap", game.gaps), ("erratum", game.errata)):
-        for item in items:
-            yield f"{prefix}:{item.id}", item
+    for _type, key, item in all_items(game):
+        yield key, item
 
 
 def model_texts(value, fmt: model.TextFormat, path: tuple = ()):
@@ -218,7 +214,7 @@ def resolve(game: Game, index: Index, problems: Problems) -> None:
             if kind == "icon":
                 if ident not in index.icons:
                     problems.add(where, f"unknown icon '{ident}'",
-                                 nearest(ident, index.icons) or "icons are listed in templates/icons.yaml")
+                                 nearest(ident, index.icons) or "declare it under `icons:` in the game's folder (content/README.md)")
                 continue
             if target not in index.targets:
                 if ident in game.invalid_ids:

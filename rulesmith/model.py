@@ -81,7 +81,6 @@ Text = Markdown
 Status = Literal["verified", "unverified", "missing", "reconstructed", "contradictory"]
 FieldType = Literal["text", "string", "integer", "number", "boolean", "enum", "ref", "ref-list",
                     "text-list", "string-list", "integer-list"]
-RESERVED_KINDS = ("kind", "rule", "table", "procedure", "example", "term", "module", "icon", "gap")
 
 
 class Strict(BaseModel):
@@ -314,6 +313,16 @@ class SourceLines(Located):
         return self
 
 
+class Icon(Located):
+    """A named icon for [[icon:name]]: drawn from SVG glyphs shipped with mkdocs-material
+    (Material Design Icons, Font Awesome), inlined the same way on the site and in the PDFs."""
+
+    id: Id
+    label: PlainText = Field(description="Text alternative: screen readers, PDF text, flowcharts.")
+    glyphs: list[Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]+(/[a-z0-9-]+)+$")]] = Field(
+        min_length=1, description="Glyph names under material/templates/.icons, e.g. material/flag.")
+
+
 class Defaults(Strict):
     kind: Id | None = None
     module: Id | None = None
@@ -339,10 +348,11 @@ class ContentFile(Strict):
     gaps: list[Gap] = []
     errata: list[Erratum] = []
     source_map: list[SourceLines] = []
+    icons: list[Icon] = []
 
 
 COLLECTIONS = ("modules", "kinds", "sections", "entities", "tables", "procedures", "examples",
-               "glossary", "gaps", "errata", "source_map")
+               "glossary", "gaps", "errata", "source_map", "icons")
 
 
 def text_fields(cls: type[BaseModel], fmt: TextFormat) -> list[str]:

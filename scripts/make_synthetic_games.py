@@ -35,7 +35,7 @@ WORDS = (
     "place take move draw reveal spend gain lose resolve apply check compare choose return shuffle remove "
     "first second third last next previous highest lowest adjacent neutral friendly rival hidden open "
     "always never only also again instead still immediately once twice per at most least".split())
-ICONS = ("flag", "hand", "envelope", "spy", "vote", "diamond", "wheat", "box", "canister", "shield", "die")
+ICONS = ("flag", "vote", "shield", "die", "money", "leader", "skull", "target", "thumb-up", "thumb-down")  # the package defaults
 ENDS = ("The bot's action ends.", "The bot passes; the next player takes a turn.")
 
 

@@ -113,7 +113,7 @@ def test_diff_command_prints_markdown_for_a_release_note(repo, capsys):
         "### Changed", "- Card **Interpol** (`card:interpol`)",
         "    - Cost: 3 → **4**",
         "    - text: Spend one \\[\\[token:agent\\]\\] to look at ~~a hand.~~ **two hands.** Then discard it.",
-        "    - step done: \"The turn ends.\" → **\"The bot's turn ends.\"**",
+        "    - step 3: \"The turn ends.\" → **\"The bot's turn ends.\"**",
         "### Errata", "- e1 (2026-03-01), `card:interpol` fields.cost: 3 → **4**. Cost 4.",
         "## Beta",
     ]:

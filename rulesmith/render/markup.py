@@ -9,28 +9,18 @@ from __future__ import annotations
 
 import html
 import re
-from functools import lru_cache
-from pathlib import Path
 from typing import Callable
 
-import material
-
 from .. import values
+from ..glyphs import glyph_svg
 from ..link import REFERENCE, Index
 
-ICON_ROOT = Path(material.__file__).resolve().parent / "templates" / ".icons"
-
-
-@lru_cache(maxsize=None)
-def _glyph(name: str) -> str:
-    svg = (ICON_ROOT / f"{name}.svg").read_text(encoding="utf-8")
-    return svg.replace("<svg ", '<svg aria-hidden="true" focusable="false" ', 1)
 
 
 def icon_html(index: Index, name: str) -> str:
     icon = index.icons[name]
     label = html.escape(icon["label"])
-    glyphs = "".join(_glyph(g) for g in icon["glyphs"])
+    glyphs = "".join(glyph_svg(g) for g in icon["glyphs"])
     return f'<span class="rs-icon" role="img" aria-label="{label}" title="{label}">{glyphs}</span>'
 
 
@@ -61,7 +51,7 @@ def render_text(text: str, index: Index, href: Callable[[str], str | None],
         url = href(target)
         link = f"[{shown}]({url})" if url else shown
         if kind == "gap":  # the reader meets a gap here: the same marker glyph as a status marker
-            return f'<span class="rs-gap-ref" role="img" aria-label="Gap in the source">{_glyph("material/alert")}</span>{link}'
+            return f'<span class="rs-gap-ref" role="img" aria-label="Gap in the source">{glyph_svg("material/alert")}</span>{link}'
         return link
 
     parts, last = [], 0

@@ -15,16 +15,16 @@ import jinja2
 from .. import model, values
 from ..expressions import plain
 from ..game import Game
+from ..items import tag_of
 from ..project import templates
 from ..link import Index
 from ..pipeline import Checked
 from . import layout
 from .flowchart import numbering
-from .markup import _glyph, escape_inline, render_text, table_cell
+from ..glyphs import glyph_svg
+from .markup import escape_inline, render_text, table_cell
 
 TEMPLATES = templates()
-KIND_LABELS = {"rule": "rules", "table": "table", "procedure": "solo bot", "example": "example",
-               "term": "glossary", "module": "module", "gap": "gap", "kind": "list"}
 
 
 @dataclass
@@ -82,10 +82,7 @@ class PageContext:
 
     def labelled_ref(self, key: str) -> str:
         """A link followed by what the target is, so two things of the same name stay apart."""
-        kind = key.partition(":")[0]
-        declared = self.game.kind(kind)
-        label = declared.name.lower() if declared else KIND_LABELS.get(kind, kind)
-        return f"{self.ref(key)} <small>({escape_inline(label)})</small>"
+        return f"{self.ref(key)} <small>({escape_inline(tag_of(self.game, key))})</small>"
 
     def value(self, raw, spec, entity_status: str = "verified", short: bool = False) -> str:
         """A field or cell value for a table cell, with its status marker where it has one."""
@@ -120,7 +117,7 @@ class PageContext:
         elif note:
             text += " " + table_cell(self.md(note))
         size = " rs-gap--short" if short else ""
-        return f'<span class="rs-gap rs-gap--{status}{size}">{_glyph("material/alert")} **{text}**</span>'
+        return f'<span class="rs-gap rs-gap--{status}{size}">{glyph_svg("material/alert")} **{text}**</span>'
 
     def errata_for(self, key: str) -> list:
         """Errata that changed this item, newest first (the 'changed by erratum' marker)."""
