@@ -22,7 +22,7 @@ from .files import write_atomic
 from .check import ERRATUM_FIELDS, Slot, check_game, erratum_slot, same_value
 from .game import Game, load_game
 from .link import Index, build_index, resolve
-from .load import SourceFile, read_file
+from .load import SourceFile, display_path, read_file
 from .problems import Problem, Problems, RulesmithError, nearest
 
 SOURCE_KINDS = ("publisher-faq", "reader-report", "transcription-fix")
@@ -209,14 +209,7 @@ def add_erratum(content_dir: Path, game_id: str, target: str, field: str, new_va
             _write(errata_path, errata_before)
         raise
     return Applied(erratum_id, date, key, field, old, new, data_path, line, column,
-                   _display(errata_path), record_line, created)
-
-
-def _display(path: Path) -> Path:
-    try:
-        return path.resolve().relative_to(Path.cwd())
-    except ValueError:
-        return path
+                   display_path(errata_path), record_line, created)
 
 
 def _write(path: Path, data: bytes) -> None:

@@ -11,7 +11,7 @@ import pydantic
 
 from . import model
 from .items import ITEM_TYPES
-from .load import SourceFile, _display, content_files, read_file
+from .load import SourceFile, display_path, content_files, read_file
 from .problems import Problems, nearest
 
 
@@ -93,7 +93,7 @@ def load_game(folder: Path, problems: Problems, root: Path) -> Game | None:
     for path in content_files(folder, problems, root):
         source = read_file(path, problems, root)
         if source is None:
-            unreadable.append(str(_display(path)))
+            unreadable.append(str(display_path(path)))
             continue
         content = validate_file(source, problems)
         if content is not None:

@@ -90,7 +90,7 @@ def _line(text: str, number: int) -> str:
     return lines[number - 1] if 0 < number <= len(lines) else ""
 
 
-def _display(path: Path) -> Path:
+def display_path(path: Path) -> Path:
     # The path as the user knows it: symbolic links are named, not followed.
     try:
         return Path(os.path.abspath(path)).relative_to(Path.cwd())
@@ -106,7 +106,7 @@ MAX_PARSED = 512
 
 def read_file(path: Path, problems: Problems, root: Path | None = None) -> SourceFile | None:
     """Parse one content file; on any problem, record it and return None."""
-    shown = _display(path)
+    shown = display_path(path)
     name = str(shown)
     if root is not None and not path.resolve().is_relative_to(root.resolve()):
         problems.add((name, 1, 1), f"symbolic link points outside the content folder ({path.resolve()})",
@@ -283,6 +283,6 @@ def content_files(folder: Path, problems: Problems, root: Path) -> list[Path]:
         for dirname in list(dirnames):
             full = Path(dirpath) / dirname
             if full.is_symlink():
-                problems.add((str(_display(full)), 1, 1), "symbolic link to a folder is not followed",
+                problems.add((str(display_path(full)), 1, 1), "symbolic link to a folder is not followed",
                              "move the files into content/ instead of linking them")
     return sorted(files)

@@ -1,4 +1,5 @@
 """Shared fixtures: run the real `rulesmith` command under resource limits; a previously built site.
+Test tiers: every test is `unit`, `site`, `pdf` or `browser` (pytest -m unit runs in seconds).
 
 Keep this file small; helpers used by one test module live in that module.
 """
@@ -16,6 +17,13 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 RULESMITH = ROOT / ".venv" / "bin" / "rulesmith"
 FIXTURE_SITE_CONTENT = ROOT / "tests" / "fixtures" / "site"
+TIERS = ("unit", "site", "pdf", "browser")  # slowest last; a test takes the slowest that applies
+# Modules whose every test needs a whole build of that tier.
+MODULE_TIERS = {"test_site": "site", "test_links": "site", "test_serve": "site", "test_install": "site",
+                "test_pdf": "pdf", "test_browser": "browser"}
+# Fixtures that build a site or open a browser lift a test into that tier wherever it is.
+FIXTURE_TIERS = {"fixture_site": "site", "breakout_site": "site", "built": "site", "browser": "browser",
+                 "server": "browser", "server_with_pdfs": "browser"}
 MEMORY_LIMIT = 1 << 30  # 1 GiB of address space: bad input must fail with bounded memory
 
 
@@ -53,3 +61,14 @@ def fixture_site(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("fixture-site")
     build_site(FIXTURE_SITE_CONTENT, folder / "site", folder / "work")
     return folder / "site"
+
+
+def pytest_collection_modifyitems(items) -> None:
+    """Give every test exactly one tier marker: its own, else its module's or fixtures', else unit."""
+    for item in items:
+        declared = [t for t in TIERS if item.get_closest_marker(t)]
+        found = declared + [MODULE_TIERS.get(item.module.__name__, "unit")]
+        found += [FIXTURE_TIERS[f] for f in getattr(item, "fixturenames", ()) if f in FIXTURE_TIERS]
+        tier = max(found, key=TIERS.index)
+        if tier not in declared:
+            item.add_marker(tier)

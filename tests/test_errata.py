@@ -423,10 +423,6 @@ def test_rebuild_after_one_erratum_rewrites_only_the_pages_that_depend_on_it(cap
     print(f"rebuild after one erratum (no PDFs): {sum(timings.values()):.2f} s", timings)
 
 
-def _has_pdf_module() -> bool:
-    return (ROOT / "rulesmith" / "render" / "pdf.py").exists()
-
-
 def player_aids(content: Path, cache: Path) -> dict[str, bytes]:
     """The PDF step of `build`: check, flowcharts, then every player aid (from the cache or rendered)."""
     from rulesmith.build import flowcharts
@@ -437,7 +433,7 @@ def player_aids(content: Path, cache: Path) -> dict[str, bytes]:
     return aids
 
 
-@pytest.mark.skipif(not _has_pdf_module(), reason="rulesmith/render/pdf.py (player aids) is not written yet")
+@pytest.mark.pdf
 def test_pdfs_after_one_erratum_rerender_only_that_games_aids(capsys, content, tmp_path):
     # Unique content, so no PDF cache of an earlier run can hide a re-render.
     nonce = uuid.uuid4().hex
@@ -472,7 +468,7 @@ def test_pdfs_after_one_erratum_rerender_only_that_games_aids(capsys, content, t
     assert "e1" in text and "2026-03-01" in text  # stamped with the latest erratum
 
 
-@pytest.mark.skipif(not _has_pdf_module(), reason="rulesmith/render/pdf.py (player aids) is not written yet")
+@pytest.mark.pdf
 def test_full_build_with_pdfs_after_one_erratum(capsys, content, tmp_path):
     """`rulesmith build` with the PDFs, twice: the site carries the new PDFs of alpha, beta's as they were."""
     cache = ROOT / ".cache"  # the build's own cache: unchanged aids from earlier runs are reused, as in use

@@ -247,6 +247,7 @@ def test_accepted_breakout_text_stays_text_in_search_and_flowcharts(breakout_sit
         assert not live_markup_problems(page), svg.name
 
 
+@pytest.mark.browser
 def test_no_page_opens_a_dialog_in_chromium(breakout_site):
     playwright = pytest.importorskip("playwright.sync_api", reason="playwright is installed by ./scripts/test")
     chromium = shutil.which("chromium") or "/usr/bin/chromium"

@@ -80,9 +80,24 @@ def _fontconfig(cache_dir: Path) -> dict[str, str]:
     return {**os.environ, "FONTCONFIG_FILE": str(config)}
 
 
+@lru_cache(maxsize=1)
+def _layout_tools() -> bytes:
+    """What else decides the layout besides the DOT source: Graphviz's version and the fonts it
+    measures with. Part of the cache key, so an upgrade or a new font lays every chart out again."""
+    try:
+        version = subprocess.run(["dot", "-V"], capture_output=True, timeout=30).stderr
+    except (FileNotFoundError, subprocess.TimeoutExpired):
+        version = b"no dot"
+    fonts = hashlib.sha256()
+    for font in sorted((TEMPLATES / "fonts").iterdir()):
+        fonts.update(font.name.encode() + font.read_bytes())
+    return version + fonts.digest()
+
+
 def render_svg(dot: str, cache_dir: Path) -> bytes:
-    """SVG for a DOT source, from the cache when the same source was laid out before."""
-    digest = hashlib.sha256(dot.encode()).hexdigest()[:24]
+    """SVG for a DOT source, from the cache when the same source was laid out before with the
+    same Graphviz and fonts."""
+    digest = hashlib.sha256(_layout_tools() + dot.encode()).hexdigest()[:24]
     cached = cache_dir / f"{digest}.svg"
     if cached.exists():
         return cached.read_bytes()
