@@ -17,6 +17,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 RULESMITH = ROOT / ".venv" / "bin" / "rulesmith"
 FIXTURE_SITE_CONTENT = ROOT / "tests" / "fixtures" / "site"
+# The shipped games, discovered: a new game folder is tested without editing any test.
+GAMES = sorted(p.name for p in (ROOT / "content").iterdir() if (p / "game.yaml").is_file())
 TIERS = ("unit", "site", "pdf", "browser")  # slowest last; a test takes the slowest that applies
 # Modules whose every test needs a whole build of that tier.
 MODULE_TIERS = {"test_site": "site", "test_links": "site", "test_serve": "site", "test_install": "site",

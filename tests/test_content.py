@@ -35,8 +35,15 @@ def run(rule, game, *args) -> list[str]:
     return [str(p) for p in problems.sorted()]
 
 
-def test_the_four_rulebooks_are_three_games():
-    assert GAMES == ["deep-state", "dei", "statecraft"]
+def test_every_rulebook_text_is_transcribed_by_exactly_one_game(loaded):
+    """Every text beside the project (../shared/seeds) is a source of one game, none of two."""
+    from rulesmith.source_map import seeds_dir
+
+    games, _ = loaded
+    texts = sorted(p.name for p in seeds_dir(next(iter(games.values()))).glob("*.txt"))
+    assert texts, "no rulebook texts found beside the project"
+    claimed = {name: [g.id for g in games.values() if name in {s.file for s in g.info.sources}] for name in texts}
+    assert {name: ids for name, ids in claimed.items() if len(ids) != 1} == {}
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import GAMES
+
 from rulesmith import cli
 from rulesmith.build import build
 from rulesmith.errata import ErrataError, add_erratum, flow_scalar
@@ -530,7 +532,7 @@ def _clean_real_games() -> list[str]:
             and not check_one_game(content, folder)[2]]
 
 
-@pytest.mark.parametrize("game_id", ["deep-state", "dei", "statecraft"])
+@pytest.mark.parametrize("game_id", GAMES)
 def test_an_erratum_on_the_real_content(capsys, tmp_path, game_id):
     """A one-field erratum on each real game that checks clean (games being transcribed may not yet)."""
     if not (ROOT / "content" / game_id / "game.yaml").is_file():

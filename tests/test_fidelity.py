@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import GAMES
+
 from rulesmith.expressions import plain
 from rulesmith.pipeline import check_content
 
@@ -61,7 +63,7 @@ GLUED = {"reptilians-stages": ['"seizure of power i"2013', '"seizure of power ii
                                '"day of nibiru"6078']}
 
 
-@pytest.mark.parametrize("game_id", ["deep-state", "dei", "statecraft"])
+@pytest.mark.parametrize("game_id", GAMES)
 def test_every_number_occurs_in_the_source_text(games, game_id):
     game = games[game_id]
     text = source_text(game)

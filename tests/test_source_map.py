@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import GAMES
+
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
 from rulesmith.source_map import coverage, seeds_dir
@@ -24,7 +26,7 @@ def games():
     return {c.game.id: c.game for c in check_content(ROOT / "content")}
 
 
-@pytest.mark.parametrize("game_id", ["deep-state", "dei", "statecraft"])
+@pytest.mark.parametrize("game_id", GAMES)
 def test_every_line_of_every_source_text_is_mapped(games, game_id):
     game = games[game_id]
     if not all((seeds_dir(game) / s.file).is_file() for s in game.info.sources):
@@ -36,7 +38,7 @@ def test_every_line_of_every_source_text_is_mapped(games, game_id):
     assert uncovered == [], f"{game_id}: " + ", ".join(f"{c.source} {c.percent:.1f} %" for c in found)
 
 
-@pytest.mark.parametrize("game_id", ["deep-state", "dei", "statecraft"])
+@pytest.mark.parametrize("game_id", GAMES)
 def test_every_gap_is_named_in_the_source_map(games, game_id):
     """A stand-alone gap came out of the reverse pass, so some lines of the text carry it."""
     game = games[game_id]
