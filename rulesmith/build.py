@@ -7,7 +7,6 @@ the new site replaces the old one in one rename, so a failed build leaves the la
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import shutil
 import sys
@@ -17,8 +16,9 @@ from pathlib import Path
 
 from .pipeline import Checked, check_content
 from .files import write_if_changed
+from .engines import DEFAULT_ENGINE, ENGINES
 from .mkdocs_config import write_config
-from .problems import BuildError, UsageError
+from .problems import UsageError
 from .project import project_of_content, templates
 from .render import layout
 from .render.flowchart import render_svg, to_dot
@@ -89,39 +89,9 @@ def render_docs(checked: list[Checked], charts: dict[str, bytes], downloads: lis
     return rendered.nav
 
 
-def mkdocs_build(config_file: Path, site_dir: Path) -> None:
-    from mkdocs.commands.build import build as run_mkdocs
-    from mkdocs.config import load_config
-
-    from mkdocs.exceptions import MkDocsException
-
-    logger = logging.getLogger("mkdocs")
-    logger.setLevel(logging.WARNING)
-    warnings = _Collect()
-    logger.addHandler(warnings)
-    try:
-        config = load_config(str(config_file), site_dir=str(site_dir))
-        run_mkdocs(config)
-    except MkDocsException as error:
-        reasons = "\n".join(warnings.messages) or str(error)
-        raise BuildError(f"mkdocs build failed: {error}\n{reasons}") from None
-    finally:
-        logger.removeHandler(warnings)
-
-
-class _Collect(logging.Handler):
-    """Keeps MkDocs' warnings so a strict-mode abort can say why."""
-
-    def __init__(self):
-        super().__init__(logging.WARNING)
-        self.messages: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(record.getMessage())
-
-
 def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
-          work: Path | None = None, cache: Path | None = None) -> dict[str, float]:
+          work: Path | None = None, cache: Path | None = None, engine: str = DEFAULT_ENGINE,
+          site_url: str | None = None) -> dict[str, float]:
     """Check and build everything into `site`; returns the time of each step.
     `work` (default .build/) holds the generated pages, `cache` (default .cache/) the outputs
     cached by content hash; the benchmark points both at empty folders for a clean build."""
@@ -150,8 +120,8 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
         raise UsageError(f"cannot write the site to {site}: {error.strerror}",
                          "choose a folder you can write to with --site") from None
     try:
-        with progress.step("mkdocs build"):
-            mkdocs_build(write_config(project, work, nav, site), staging)
+        with progress.step(f"{engine} build"):
+            ENGINES[engine](write_config(project, work, nav, site_url), staging)
         _swap(staging, site)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from . import __version__
+from .engines import DEFAULT_ENGINE, ENGINES
 from .problems import RulesmithError, UsageError
 from .project import find_project, project_of_content
 
@@ -26,7 +27,7 @@ def cmd_build(args) -> int:
     from .build import build
 
     build(args.project.content, _output(args, args.site, args.project.site), pdfs=not args.no_pdf,
-          quiet=args.quiet, work=_output(args, args.work, None))
+          quiet=args.quiet, work=_output(args, args.work, None), engine=args.engine, site_url=args.site_url)
     return 0
 
 
@@ -80,6 +81,10 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("build", help="check, then build the site (and PDFs) into site/")
     p.add_argument("--site", help="output folder (default: site/ in the project)")
     p.add_argument("--no-pdf", action="store_true", help="skip the PDF player aids")
+    p.add_argument("--engine", choices=sorted(ENGINES), default=DEFAULT_ENGINE,
+                   help=f"site engine (default: {DEFAULT_ENGINE}; zensical needs `pip install rulesmith[zensical]`)")
+    p.add_argument("--site-url", help="the address the site is hosted at, e.g. https://example.org/rules/ "
+                   "(also `site_url:` in mkdocs.yml): the 404 page, sitemap and canonical links use it")
     p.add_argument("--quiet", action="store_true", help="no progress display")
     p.add_argument("--work", help="folder for the generated pages (default: .build); two builds at once need two")
     p.set_defaults(run=cmd_build)

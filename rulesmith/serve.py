@@ -53,7 +53,7 @@ class Preview:
     def config(self, nav: list | None = None):
         from mkdocs.config import load_config
 
-        config_file = write_config(self.project, self.folder, nav or [], self.site)
+        config_file = write_config(self.project, self.folder, nav or [])
         config = load_config(str(config_file), dev_addr=self.dev_addr, hooks=[str(HOOKS)],
                              **({} if nav else {"nav": None}))
         if self.url:

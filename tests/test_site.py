@@ -147,7 +147,7 @@ def test_failure_while_building_keeps_the_old_site(built, tmp_path, monkeypatch)
 
 
 def test_mkdocs_warning_fails_the_build_with_its_reason(tmp_path):
-    from rulesmith.build import mkdocs_build
+    from rulesmith.engines import mkdocs_build
     from rulesmith.mkdocs_config import write_config
     from rulesmith.problems import BuildError
     from rulesmith.project import Project
@@ -155,7 +155,7 @@ def test_mkdocs_warning_fails_the_build_with_its_reason(tmp_path):
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "index.md").write_text("# Home\n\n[broken](missing.md)\n")
-    config = write_config(Project(tmp_path), tmp_path, [{"Home": "index.md"}], tmp_path / "out")
+    config = write_config(Project(tmp_path), tmp_path, [{"Home": "index.md"}])
     with pytest.raises(BuildError) as error:
         mkdocs_build(config, tmp_path / "out")
     assert "missing.md" in str(error.value)
