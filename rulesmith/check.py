@@ -266,27 +266,33 @@ def check_tables(game: Game, index: Index, problems: Problems) -> None:
             c = columns.index(rule.column)
             rows = [row for row in table.rows if len(row) == len(columns)
                     and plain(row[0]) not in rule.except_]
-            values = [plain(row[c]) for row in rows]
-            known = [(plain(row[0]), v) for row, v in zip(rows, values) if v is not None]
-            message = None
+            # (row number in the table, key, value) of every cell the rule holds over
+            known = [(table.rows.index(row), plain(row[0]), plain(row[c])) for row in rows if plain(row[c]) is not None]
+            message, first_bad = None, None
             if rule.rule in ("non-decreasing", "non-increasing", "increasing", "decreasing"):
                 try:
-                    bad = _ordered([v for _, v in known], rule.rule)
+                    bad = [known[i] for i in _ordered([v for _, _, v in known], rule.rule)]
                 except TypeError:
                     bad, message = [], f"rule '{rule.rule}' needs comparable values in '{rule.column}'"
                 if bad:
                     message = (f"table rule broken: '{rule.column}' is not {rule.rule} at row(s) "
-                               + ", ".join(repr(known[i][0]) for i in bad))
+                               + ", ".join(repr(k) for _, k, _ in bad))
+                    first_bad = bad[0][0]
             elif rule.rule == "unique":
-                dupes = sorted({repr(v) for _, v in known if [w for _, w in known].count(v) > 1})
-                if dupes:
-                    message = f"table rule broken: '{rule.column}' repeats {', '.join(dupes)}"
+                seen, repeats = set(), []
+                for r, k, v in known:
+                    (repeats.append((r, v)) if v in seen else seen.add(v))
+                if repeats:
+                    message = f"table rule broken: '{rule.column}' repeats {', '.join(sorted({repr(v) for _, v in repeats}))}"
+                    first_bad = repeats[0][0]
             elif rule.rule == "range":
-                bad = [k for k, v in known if rule.min is not None and v < rule.min or rule.max is not None and v > rule.max]
+                bad = [(r, k) for r, k, v in known
+                       if rule.min is not None and v < rule.min or rule.max is not None and v > rule.max]
                 if bad:
-                    message = f"table rule broken: '{rule.column}' out of range at row(s) {', '.join(map(repr, bad))}"
+                    message = f"table rule broken: '{rule.column}' out of range at row(s) {', '.join(repr(k) for _, k in bad)}"
+                    first_bad = bad[0][0]
             elif rule.rule == "sum":
-                total = sum(v for _, v in known)
+                total = sum(v for _, _, v in known)
                 if rule.equals is None or total != rule.equals:
                     message = f"table rule broken: '{rule.column}' sums to {total}, expected {rule.equals}"
             elif rule.rule == "matches":
@@ -303,12 +309,13 @@ def check_tables(game: Game, index: Index, problems: Problems) -> None:
                     continue
                 theirs = {plain(row[0]): plain(row[other_columns.index(oc)]) for row in other.rows
                           if len(row) == len(other_columns)}
-                bad = [k for k, v in known if k in theirs and theirs[k] != v]
-                only = sorted(map(repr, set(k for k, _ in known) ^ set(theirs)))
+                bad = [(r, k) for r, k, v in known if k in theirs and theirs[k] != v]
+                only = sorted(map(repr, set(k for _, k, _ in known) ^ set(theirs)))
                 if bad or only:
                     message = (f"table rule broken: '{rule.column}' does not match {other.id}.{oc}"
-                               + (f" at row(s) {', '.join(map(repr, bad))}" if bad else "")
+                               + (f" at row(s) {', '.join(repr(k) for _, k in bad)}" if bad else "")
                                + (f"; keys in only one table: {', '.join(only)}" if only else ""))
+                    first_bad = bad[0][0] if bad else None
             elif rule.rule == "entity-count":
                 if rule.kind_column not in columns:
                     problems.add(where, "rule 'entity-count' needs kind_column naming a column of kind ids",
@@ -330,8 +337,11 @@ def check_tables(game: Game, index: Index, problems: Problems) -> None:
                         problems.add(table.where("rows", table.rows.index(row), c),
                                      f"table rule broken: {count} {kind.plural} here, but kind '{kind.id}' declares count {kind.count}",
                                      "make the component count and the kind's count agree")
-            if message:
-                problems.add(where, message, "fix the data, or list the row under `except:` with an unverified cell")
+            if message:  # at the first row that breaks the rule, naming the rule's own line
+                at = where if first_bad is None else table.where("rows", first_bad, c)
+                rule_line = f" (rule '{rule.rule}' at line {where[1]})" if first_bad is not None else ""
+                problems.add(at, message + rule_line,
+                             "fix the data, or list the row under `except:` with an unverified cell")
 
 
 def check_procedures(game: Game, problems: Problems) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+
 import simpleeval
 
 
@@ -59,10 +61,33 @@ def evaluate(expression: str, inputs: dict, tables: dict) -> object:
         return evaluator.eval(expression)
     except ExpressionError:
         raise
-    except simpleeval.InvalidExpression as error:
-        raise ExpressionError(str(error)) from None
-    except (SyntaxError, TypeError, ValueError, ZeroDivisionError, IndexError, KeyError) as error:
-        raise ExpressionError(f"{type(error).__name__}: {error}") from None
+    except Exception as error:  # simpleeval's and Python's own: said again in the content's terms
+        raise ExpressionError(_in_our_words(error, expression, sorted(inputs), sorted(functions))) from None
+
+
+def _in_our_words(error: Exception, expression: str, inputs: list[str], functions: list[str]) -> str:
+    """What went wrong, for someone who writes YAML, not Python: no exception names."""
+    def choices(word, among, what):
+        close = difflib.get_close_matches(word, among, n=1, cutoff=0.6)
+        listed = ", ".join(among) or "none"
+        return (f"did you mean '{close[0]}'? " if close else "") + f"{what}: {listed}"
+
+    if isinstance(error, simpleeval.NameNotDefined):
+        return f"'{error.name}' is not one of the example's inputs ({choices(error.name, inputs, 'inputs')})"
+    if isinstance(error, simpleeval.FunctionNotDefined):
+        name = getattr(error, "func_name", None) or str(error).split("'")[1]
+        return f"'{name}' is not a function examples can use ({choices(name, functions, 'functions')})"
+    if isinstance(error, SyntaxError):
+        where = f" at character {error.offset}" if error.offset else ""
+        reason = (error.msg or "invalid syntax").replace("invalid syntax", "not a complete expression")
+        return f"'{expression}' is not valid arithmetic{where}: {reason} (check brackets and operators)"
+    if isinstance(error, ZeroDivisionError):
+        return "it divides by zero"
+    if isinstance(error, simpleeval.InvalidExpression):
+        return str(error).replace(" in expression", " in").replace(" for expression", " in")
+    if isinstance(error, TypeError):
+        return f"values of the wrong kind are combined ({error}); check the inputs' types"
+    return f"it cannot be computed ({error})"
 
 
 def plain(value):
