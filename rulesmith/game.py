@@ -217,7 +217,7 @@ def _report(source: SourceFile, item: dict, problems: Problems) -> None:
         problems.add(source.where(loc), f"'{value}' is not allowed for '{name}'", hint)
     elif kind == "string_type" and isinstance(value, bool):
         problems.add(source.where(loc), f"'{name}' must be text, but YAML read a boolean",
-                     "quote the value: YAML reads yes/no/on/off/true/false as booleans")
+                     "quote the value: YAML reads true and false as booleans")
     elif kind.endswith("_type") or kind.endswith("_parsing"):
         expected = kind.removesuffix("_type").removesuffix("_parsing").replace("_", " ")
         expected = {"model": "mapping", "dict": "mapping", "int": "whole number", "float": "number"}.get(expected, expected)

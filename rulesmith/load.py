@@ -8,6 +8,7 @@ duplicate keys, byte-order marks and non-UTF-8 bytes are rejected (aliases also 
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -64,7 +65,23 @@ except ImportError:  # pragma: no cover - PyYAML built without libyaml
     _Parser = None
 
 
-class _StrictLoader(yaml.composer.Composer, yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
+class Yaml12Resolver(yaml.resolver.BaseResolver):
+    """Plain scalars read as YAML 1.2 reads them (the core schema), as editors and
+    yaml-language-server do: `Yes`, `no`, `on`, `off` are text, not booleans; `010` is text, not
+    octal 8. Dates (YYYY-MM-DD) stay dates, as the errata records need."""
+
+
+for _tag, _pattern, _first in (
+        ("bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
+        ("int", r"^[-+]?(?:0|[1-9][0-9]*)$", "-+0123456789"),
+        ("float", r"^[-+]?(?:\.[0-9]+|(?:0|[1-9][0-9]*)(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$|^[-+]?\.(?:inf|Inf|INF)$"
+                  r"|^\.(?:nan|NaN|NAN)$", "-+0123456789."),
+        ("null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+        ("timestamp", r"^[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?$", "0123456789")):
+    Yaml12Resolver.add_implicit_resolver(f"tag:yaml.org,2002:{_tag}", re.compile(_pattern), list(_first))
+
+
+class _StrictLoader(yaml.composer.Composer, yaml.constructor.SafeConstructor, Yaml12Resolver):
     """Events from libyaml (or PyYAML's parser), composed here so aliases and deep nesting are
     refused before anything is expanded; SafeConstructor for plain scalars only."""
 
@@ -75,7 +92,7 @@ class _StrictLoader(yaml.composer.Composer, yaml.constructor.SafeConstructor, ya
             self._events = yaml.SafeLoader(text)
         yaml.composer.Composer.__init__(self)
         yaml.constructor.SafeConstructor.__init__(self)
-        yaml.resolver.Resolver.__init__(self)
+        Yaml12Resolver.__init__(self)
         # The composer asks for every event several times: call the parser's methods directly.
         self.check_event = self._events.check_event
         self.peek_event = self._events.peek_event

@@ -28,9 +28,18 @@ def test_unknown_field_with_hint_at_key_position(tmp_path):
 
 
 def test_wrong_type_and_boolean_hint(tmp_path):
-    text = CONTENT_YAML.replace('{when: "Yes", to: take}', "{when: yes, to: take}")
+    text = CONTENT_YAML.replace('{when: "Yes", to: take}', "{when: true, to: take}")
     _, problems = problems_for(tmp_path, content=text)
     assert any("'when' must be text, but YAML read a boolean" in p and "quote the value" in p for p in problems)
+
+
+def test_yes_and_no_are_text_as_in_yaml_1_2(tmp_path):
+    """Editors read YAML 1.2, where `Yes` is text; Rulesmith reads it the same way."""
+    text = CONTENT_YAML.replace('{when: "Yes", to: take}', "{when: Yes, to: take}").replace(
+        '{when: "No", to: done}', "{when: No, to: done}")
+    assert text != CONTENT_YAML
+    game, problems = problems_for(tmp_path, content=text)
+    assert not problems, problems
 
 
 def test_missing_required_field(tmp_path):
