@@ -38,10 +38,15 @@ def cmd_serve(args) -> int:
 
 
 def cmd_schema(args) -> int:
+    from .game import load_games
+    from .problems import Problems
     from .schema import write_schema
 
-    path = write_schema(_output(args, args.output, args.project.schema / "content.schema.json"))
-    print(f"wrote {path}")
+    # A game whose files do not all load still gets a schema of what did load: the editor is
+    # where the rest gets fixed.
+    games = load_games(args.project.content, Problems()) if args.project.content.is_dir() else []
+    path = write_schema(_output(args, args.output, args.project.schema / "content.schema.json"), games)
+    print(f"wrote {path} and a schema per game: " + (", ".join(f"{g.id}.schema.json" for g in games) or "none"))
     return 0
 
 
