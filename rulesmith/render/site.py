@@ -21,6 +21,7 @@ from ..pipeline import Checked
 from . import layout
 from .flowchart import numbering
 from .markup import _glyph, escape_inline, render_text, table_cell
+from .walker import walker_steps
 
 TEMPLATES = templates()
 KIND_LABELS = {"rule": "rules", "table": "table", "procedure": "solo bot", "example": "example",
@@ -49,6 +50,7 @@ def environment() -> jinja2.Environment:
     env.filters["inline"] = escape_inline
     env.globals["STATUS_LABELS"] = layout.STATUS_LABELS
     env.globals["reads_data"] = values.reads_data
+    env.globals["walker_steps"] = walker_steps
     return env
 
 
@@ -209,9 +211,11 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
     if game.tables:
         nav.append({"Reference tables": page(f"{g}/tables.md", "tables.md.j2")})
     if game.procedures:
-        nav.append({"Solo bot": [{escape_nav(p.title): page(layout.procedure_page(g, p.id), "procedure.md.j2",
-                                                            procedure=p, flowchart=layout.flowchart_file(g, p.id))}
-                                 for p in game.procedures]})
+        turn = {"Bot turn": page(f"{g}/bot-turn.md", "bot-turn.md.j2", procedures=game.procedures,
+                                       charts={p.id: layout.flowchart_file(g, p.id) for p in game.procedures})}
+        nav.append({"Solo bot": [turn] + [{escape_nav(p.title): page(layout.procedure_page(g, p.id), "procedure.md.j2",
+                                                                     procedure=p, flowchart=layout.flowchart_file(g, p.id))}
+                                          for p in game.procedures]})
     if game.examples:
         nav.append({"Worked examples": page(f"{g}/examples.md", "examples.md.j2")})
     nav.append({"Glossary": page(f"{g}/glossary.md", "glossary.md.j2")})
