@@ -197,6 +197,8 @@ def test_walk_takes_every_edge(server, page, game_id, procedure_id):
         path.append(node)
         labels.append(label)
         assert_at(page, graph, node, moved=True)
+        if node in graph.ends:
+            assert_next_procedure_link(page, game_id, procedure_id)
         if not reloaded and len(untaken) <= total // 2 and len(path) > 1:
             reloaded = True
             hash_before = page.evaluate("location.hash")
@@ -209,6 +211,20 @@ def test_walk_takes_every_edge(server, page, game_id, procedure_id):
             choose(page, labels[-1])
             assert_at(page, graph, node, moved=True)
     assert reloaded or total < 2
+
+
+def assert_next_procedure_link(page, game_id: str, procedure_id: str) -> None:
+    """At an end of a procedure page: a link on to the next procedure of the game, if there is one."""
+    procedures = CHECKED[game_id].game.procedures
+    k = [p.id for p in procedures].index(procedure_id)
+    link = page.locator(".rs-walker a", has_text="Next procedure")
+    if k + 1 == len(procedures):
+        expect(link).to_have_count(0)
+        return
+    expect(link).to_be_visible()
+    expect(link).to_have_text("Next procedure: " + procedures[k + 1].title)
+    target = layout.procedure_page(game_id, procedures[k + 1].id)
+    assert page.evaluate("a => a.href", link.element_handle()).endswith(target[:-3] + ".html")
 
 
 def first_procedure_page_with_inline_chart(page, site: Path, game_id: str, procedure_id: str) -> None:
