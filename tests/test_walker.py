@@ -31,6 +31,7 @@ CHECKED = {c.game.id: c for c in check_content(ROOT / "content")}
 PROCEDURES = [(g, p.id) for g, c in CHECKED.items() for p in c.game.procedures]
 GAMES_WITH_PROCEDURES = [g for g, c in CHECKED.items() if c.game.procedures]
 PHONE = {"width": 390, "height": 844}
+TABLE_REFERENCE = re.compile(r"\[\[(?:value:)?table:([a-z0-9-]+)[\]|.]")  # [[table:x]], [[table:x|…]], [[value:table:x.…]]
 
 STEP = ".rs-walker [data-step]"
 STATE = """() => {
@@ -47,6 +48,8 @@ STATE = """() => {
     number: step.querySelector('.rs-walker__badge').textContent.trim(), text: text.textContent,
     choices: Array.from(step.querySelectorAll('button')).map(b => b.textContent.trim()),
     choicesShown: Array.from(step.querySelectorAll('button')).every(shown),
+    tables: Array.from(step.querySelectorAll('details')).map(d => [d.querySelector('summary').textContent.trim(),
+                                                                   d.querySelectorAll('table').length]),
     otherStepsShown: Array.from(root.querySelectorAll('[data-node]:not([data-step])')).some(shown),
     live: root.querySelector('[aria-live]').textContent, hash: location.hash,
   };
@@ -69,6 +72,9 @@ class Graph:
         self.number = {n.id: i for i, n in enumerate(self.procedure.nodes, start=1)}
         self.text = {n.id: plain(plain_text(n.text, checked.index)) for n in self.procedure.nodes}
         self.ends = {n.id for n in self.procedure.nodes if n.type == "end"}
+        tables = {t.id: t.title for t in checked.game.tables}
+        self.tables = {n.id: list(dict.fromkeys(tables[m.group(1)] for m in TABLE_REFERENCE.finditer(n.text)))
+                       for n in self.procedure.nodes}
         self.edges = {n.id: ([("Done", n.next)] if n.type == "step" else [(b.when, b.to) for b in n.branches])
                       for n in self.procedure.nodes}
 
@@ -101,6 +107,7 @@ def assert_at(page, graph: Graph, node: str, moved: bool = False) -> dict:
     assert state["choices"] == [label for label, _ in graph.edges[node]], f"{where}: choices {state['choices']}"
     assert state["choicesShown"], f"{where}: a choice is not visible"
     assert state["end"] == (node in graph.ends), f"{where}: data-end is {state['end']}"
+    assert state["tables"] == [[title, 1] for title in graph.tables[node]], f"{where}: tables {state['tables']}"
     if moved:  # the screen reader hears the new step
         assert state["live"].startswith(f"Step {graph.number[node]}") and graph.text[node][:40] in plain(state["live"]), \
             f"{where}: live region says {state['live']!r}"
@@ -199,6 +206,11 @@ def test_walk_takes_every_edge(server, page, game_id, procedure_id):
         assert_at(page, graph, node, moved=True)
         if node in graph.ends:
             assert_next_procedure_link(page, game_id, procedure_id)
+        if graph.tables[node]:  # one tap opens the table the step refers to
+            details = page.locator(f"{STEP} details").first
+            if not details.evaluate("d => d.open"):
+                details.locator("summary").click()
+            expect(details.locator("table")).to_be_visible()
         if not reloaded and len(untaken) <= total // 2 and len(path) > 1:
             reloaded = True
             hash_before = page.evaluate("location.hash")
