@@ -211,11 +211,11 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
     if game.tables:
         nav.append({"Reference tables": page(f"{g}/tables.md", "tables.md.j2")})
     if game.procedures:
-        turn = {"Bot turn": page(f"{g}/bot-turn.md", "bot-turn.md.j2", procedures=game.procedures,
-                                       charts={p.id: layout.flowchart_file(g, p.id) for p in game.procedures})}
-        nav.append({"Solo bot": [turn] + [{escape_nav(p.title): page(layout.procedure_page(g, p.id), "procedure.md.j2",
-                                                                     procedure=p, flowchart=layout.flowchart_file(g, p.id))}
-                                          for p in game.procedures]})
+        nav.append({"Solo bot": [{escape_nav(p.title): page(layout.procedure_page(g, p.id), "procedure.md.j2",
+                                                            procedure=p, flowchart=layout.flowchart_file(g, p.id))}
+                                 for p in game.procedures]})
+        nav[-1]["Solo bot"].insert(0, {"Bot turn": page(f"{g}/bot-turn.md", "bot-turn.md.j2", procedures=game.procedures,
+                                                        charts={p.id: layout.flowchart_file(g, p.id) for p in game.procedures})})
     if game.examples:
         nav.append({"Worked examples": page(f"{g}/examples.md", "examples.md.j2")})
     nav.append({"Glossary": page(f"{g}/glossary.md", "glossary.md.j2")})
