@@ -110,20 +110,26 @@
     return copy.textContent.replace(/\s+/g, " ").trim();
   }
 
-  /* The flowchart of a procedure, when it is an inline <svg> (Graphviz names the graph after the
-     procedure); an <img> chart cannot be reached from the page, so it is left as it is. */
-  function charts(procedure) {
-    var found = [], titles = document.querySelectorAll("svg g.graph > title");
-    for (var i = 0; i < titles.length; i++) {
-      if (titles[i].textContent.trim() === procedure) found.push(titles[i].closest("svg"));
-    }
-    return found;
-  }
+  /* The flowcharts of a procedure that are inline <svg>: Graphviz writes each node as
+     <g class="node"><title>node id</title>…</g>, so a chart is the procedure's when it holds a node
+     for every step. An <img> chart cannot be reached from the page and is left as it is. */
+  Walker.prototype.charts = function (procedure) {
+    var ids = Array.prototype.map.call(this.panel(procedure).querySelectorAll("[data-node]"), function (n) {
+      return n.getAttribute("data-node");
+    });
+    return Array.prototype.filter.call(document.querySelectorAll("svg"), function (svg) {
+      var titles = {};
+      Array.prototype.forEach.call(svg.querySelectorAll("g.node > title"), function (t) {
+        titles[t.textContent.trim()] = true;
+      });
+      return ids.every(function (id) { return titles[id]; });
+    });
+  };
 
   Walker.prototype.highlight = function (procedure, id) {
     var old = document.querySelectorAll("svg ." + CURRENT);
     for (var i = 0; i < old.length; i++) old[i].classList.remove(CURRENT);
-    charts(procedure).forEach(function (svg) {
+    this.charts(procedure).forEach(function (svg) {
       var titles = svg.querySelectorAll("g.node > title");
       for (var j = 0; j < titles.length; j++) {
         if (titles[j].textContent.trim() === id) titles[j].parentNode.classList.add(CURRENT);
