@@ -368,10 +368,14 @@ def check_procedures(game: Game, problems: Problems) -> None:
                     problems.add(node.where("branches"), f"step '{node.id}' has branches", "use type: decision")
             elif node.type == "decision":
                 labels = [b.when.strip().lower() for b in node.branches]
+                for i, branch in enumerate(node.branches):
+                    if not branch.when.strip():  # the walker's button and the flowchart's arrow would say nothing
+                        problems.add(node.where("branches", i, "when"), f"decision '{node.id}' has a branch without a label",
+                                     "write what the reader answers, e.g. when: 'Yes'")
                 if len(node.branches) < 2:
                     problems.add(node.where(), f"decision '{node.id}' has {len(node.branches)} branch(es)",
                                  "a decision needs at least two branches (e.g. Yes and No)")
-                if len(set(labels)) != len(labels):
+                if len(set(label for label in labels if label)) != len([label for label in labels if label]):
                     problems.add(node.where("branches"), f"decision '{node.id}' has two branches with the same label",
                                  "give every branch its own `when`")
                 if ("yes" in labels) != ("no" in labels):

@@ -23,6 +23,7 @@ from . import layout
 from .flowchart import numbering
 from ..glyphs import glyph_svg
 from .markup import escape_inline, render_text, table_cell
+from .walker import walker_steps
 
 TEMPLATES = templates()
 
@@ -49,6 +50,7 @@ def environment() -> jinja2.Environment:
     env.filters["inline"] = escape_inline
     env.globals["STATUS_LABELS"] = layout.STATUS_LABELS
     env.globals["reads_data"] = values.reads_data
+    env.globals["walker_steps"] = walker_steps
     return env
 
 
@@ -209,6 +211,8 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
         nav.append({"Solo bot": [{escape_nav(p.title): page(layout.procedure_page(g, p.id), "procedure.md.j2",
                                                             procedure=p, flowchart=layout.flowchart_file(g, p.id))}
                                  for p in game.procedures]})
+        nav[-1]["Solo bot"].insert(0, {"Bot turn": page(f"{g}/bot-turn.md", "bot-turn.md.j2", procedures=game.procedures,
+                                                        charts={p.id: layout.flowchart_file(g, p.id) for p in game.procedures})})
     if game.examples:
         nav.append({"Worked examples": page(f"{g}/examples.md", "examples.md.j2")})
     nav.append({"Glossary": page(f"{g}/glossary.md", "glossary.md.j2")})

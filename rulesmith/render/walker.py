@@ -1,0 +1,34 @@
+"""What the step-by-step walker of a procedure shows, node by node (templates/site/_walker.md.j2).
+
+Nothing here is new content: every step carries its number (the flowchart's and the numbered
+text's), its text rendered as the numbered text renders it, its labelled choices and the tables
+its text refers to, so that the script only reveals what the page already holds.
+"""
+
+from __future__ import annotations
+
+from .. import model
+from ..link import REFERENCE
+from .flowchart import numbering
+
+
+def tables_in(text: str) -> list[str]:
+    """Ids of the tables a text refers to or takes a value from, in order of first mention."""
+    found = []
+    for match in REFERENCE.finditer(text):
+        target = match.group(1)
+        if target.startswith("value:table:"):
+            target = "table:" + target[len("value:table:"):].split(".", 1)[0]
+        kind, _, ident = target.partition(":")
+        if kind == "table" and ident not in found:
+            found.append(ident)
+    return found
+
+
+def walker_steps(procedure: model.Procedure) -> list[dict]:
+    numbers = numbering(procedure)
+    return [{"node": node, "number": numbers[node.id],
+             "choices": ([(b.when, b.to) for b in node.branches] if node.type == "decision"
+                         else [("Done", node.next)] if node.type == "step" else []),
+             "tables": tables_in(node.text)}
+            for node in procedure.nodes]

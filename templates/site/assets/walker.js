@@ -1,0 +1,260 @@
+/* Rulesmith: step through a solo-bot procedure, one decision at a time (issue 15).
+ *
+ * The page already holds every step, rendered from the procedure data and hidden
+ * (templates/site/_walker_macros.md.j2); this script only shows one at a time. The place is the
+ * path taken, kept in the page address as
+ *   #walk=<procedure>.<node>.<node>…~<next procedure>.<node>…
+ * so a reload, a locked phone or a shared link returns to the same step and Back still works.
+ * Plain script, no dependencies; works from disk (file://) and from a server.
+ */
+(function () {
+  "use strict";
+
+  var PREFIX = "walk=";
+  var CURRENT = "rs-walker-current";
+
+  function Walker(root) {
+    this.root = root;
+    this.sequence = root.getAttribute("data-sequence").split(" ");
+    this.live = root.querySelector(".rs-walker__live");
+    this.where = root.querySelector(".rs-walker__where");
+    this.state = this.initial(this.sequence[0]);
+  }
+
+  Walker.prototype.panel = function (procedure) {
+    return this.root.querySelector('[data-panel="' + procedure + '"]');
+  };
+
+  Walker.prototype.node = function (procedure, id) {
+    var panel = this.panel(procedure);
+    return panel && panel.querySelector('[data-node="' + id + '"]');
+  };
+
+  Walker.prototype.initial = function (procedure) {
+    return [{ procedure: procedure, path: [this.panel(procedure).getAttribute("data-start")] }];
+  };
+
+  Walker.prototype.targets = function (procedure, id) {
+    var element = this.node(procedure, id), found = [];
+    if (!element) return found;
+    var buttons = element.querySelectorAll("button[data-to]");
+    for (var i = 0; i < buttons.length; i++) found.push(buttons[i].getAttribute("data-to"));
+    return found;
+  };
+
+  Walker.prototype.isEnd = function (procedure, id) {
+    var element = this.node(procedure, id);
+    return !!element && element.hasAttribute("data-end");
+  };
+
+  Walker.prototype.nextProcedure = function (procedure) {
+    var at = this.sequence.indexOf(procedure);
+    return at >= 0 && at + 1 < this.sequence.length ? this.sequence[at + 1] : null;
+  };
+
+  /* The longest valid walk the address describes, or null if it describes none of this walker. */
+  Walker.prototype.parse = function (hash) {
+    hash = decodeURIComponent((hash || "").replace(/^#/, ""));
+    if (hash.indexOf(PREFIX) !== 0) return null;
+    var segments = hash.slice(PREFIX.length).split("~"), state = [];
+    for (var s = 0; s < segments.length; s++) {
+      var parts = segments[s].split("."), procedure = parts[0];
+      if (this.sequence.indexOf(procedure) < 0) break;
+      if (state.length) {
+        var last = state[state.length - 1];
+        if (procedure !== this.nextProcedure(last.procedure) ||
+            !this.isEnd(last.procedure, last.path[last.path.length - 1])) break;
+      }
+      var start = this.panel(procedure).getAttribute("data-start"), path = [start];
+      for (var i = parts.length > 1 && parts[1] === start ? 2 : 1; i < parts.length; i++) {
+        if (this.targets(procedure, path[path.length - 1]).indexOf(parts[i]) < 0) break;
+        path.push(parts[i]);
+      }
+      state.push({ procedure: procedure, path: path });
+      if (i < parts.length) break; // the rest of the address does not follow the procedure
+    }
+    return state.length ? state : null;
+  };
+
+  Walker.prototype.serialise = function () {
+    return PREFIX + this.state.map(function (segment) {
+      return [segment.procedure].concat(segment.path).join(".");
+    }).join("~");
+  };
+
+  Walker.prototype.current = function () {
+    var segment = this.state[this.state.length - 1];
+    return { procedure: segment.procedure, id: segment.path[segment.path.length - 1] };
+  };
+
+  Walker.prototype.atStart = function () {
+    return this.state.length === 1 && this.state[0].path.length === 1;
+  };
+
+  Walker.prototype.save = function () {
+    var hash = "#" + this.serialise();
+    if (location.hash === hash) return;
+    try {
+      history.replaceState(history.state, "", hash);
+    } catch (error) { // some browsers refuse replaceState on file:// pages
+      location.replace(hash);
+    }
+  };
+
+  /* Text of an element as a screen reader hears it: icons by their labels. */
+  function spoken(element) {
+    var copy = element.cloneNode(true), icons = copy.querySelectorAll("[role=img][aria-label]");
+    for (var i = 0; i < icons.length; i++) {
+      icons[i].replaceWith(document.createTextNode(" " + icons[i].getAttribute("aria-label") + " "));
+    }
+    return copy.textContent.replace(/\s+/g, " ").trim();
+  }
+
+  /* The flowcharts of a procedure that are inline <svg>: Graphviz writes each node as
+     <g class="node"><title>node id</title>…</g>, so a chart is the procedure's when it holds a node
+     for every step. An <img> chart cannot be reached from the page and is left as it is. */
+  Walker.prototype.charts = function (procedure) {
+    var ids = Array.prototype.map.call(this.panel(procedure).querySelectorAll("[data-node]"), function (n) {
+      return n.getAttribute("data-node");
+    });
+    return Array.prototype.filter.call(document.querySelectorAll("svg"), function (svg) {
+      var titles = {};
+      Array.prototype.forEach.call(svg.querySelectorAll("g.node > title"), function (t) {
+        titles[t.textContent.trim()] = true;
+      });
+      return ids.every(function (id) { return titles[id]; });
+    });
+  };
+
+  Walker.prototype.highlight = function (procedure, id) {
+    var old = document.querySelectorAll("svg ." + CURRENT);
+    for (var i = 0; i < old.length; i++) old[i].classList.remove(CURRENT);
+    this.charts(procedure).forEach(function (svg) {
+      var titles = svg.querySelectorAll("g.node > title");
+      for (var j = 0; j < titles.length; j++) {
+        if (titles[j].textContent.trim() === id) titles[j].parentNode.classList.add(CURRENT);
+      }
+    });
+  };
+
+  Walker.prototype.render = function (moved) {
+    var here = this.current(), root = this.root;
+    root.setAttribute("data-procedure", here.procedure);
+    var panels = root.querySelectorAll("[data-panel], [data-chart]");
+    for (var p = 0; p < panels.length; p++) {
+      panels[p].hidden = (panels[p].getAttribute("data-panel") || panels[p].getAttribute("data-chart")) !== here.procedure;
+    }
+    var nodes = root.querySelectorAll("[data-node]"), shown = null;
+    for (var n = 0; n < nodes.length; n++) {
+      var isHere = nodes[n].getAttribute("data-node") === here.id &&
+        nodes[n].closest("[data-panel]").getAttribute("data-panel") === here.procedure;
+      nodes[n].hidden = !isHere;
+      if (isHere) {
+        nodes[n].setAttribute("data-step", here.id);
+        shown = nodes[n];
+      } else {
+        nodes[n].removeAttribute("data-step");
+      }
+    }
+    var end = shown.hasAttribute("data-end"), next = end ? this.nextProcedure(here.procedure) : null;
+    var nextButton = root.querySelector("button[data-next]"), nextLink = root.querySelector("div.rs-walker__next");
+    if (nextButton) {
+      nextButton.hidden = !next;
+      if (next) nextButton.textContent = "Next procedure: " + this.panel(next).getAttribute("data-title");
+    }
+    if (nextLink) nextLink.hidden = !end;
+    root.querySelector("[data-back]").disabled = this.atStart();
+    root.querySelector("[data-restart]").disabled = this.atStart();
+    if (this.where && this.sequence.length > 1) {
+      this.where.textContent = "Procedure " + (this.sequence.indexOf(here.procedure) + 1) + " of " + this.sequence.length;
+    }
+    this.highlight(here.procedure, here.id);
+    if (!moved) return;
+    var number = shown.getAttribute("data-number"), text = spoken(shown.querySelector(".rs-walker__text"));
+    var choices = Array.prototype.map.call(shown.querySelectorAll("button[data-to]"), function (b) {
+      return b.textContent;
+    });
+    this.live.textContent = "Step " + number + (end ? ", end" : "") + ": " + text +
+      (choices.length > 1 ? " Choices: " + choices.join(", ") + "." : "");
+    var focus = shown.querySelector("button[data-to]") ||
+      (nextButton && !nextButton.hidden && nextButton) ||
+      (nextLink && !nextLink.hidden && nextLink.querySelector("a")) ||
+      root.querySelector("[data-back]");
+    focus.focus({ preventScroll: true });
+    var top = root.getBoundingClientRect().top;
+    if (top < 0 || top > window.innerHeight * 0.6) root.scrollIntoView({ block: "start" });
+  };
+
+  Walker.prototype.go = function (state) {
+    this.state = state;
+    this.save();
+    this.render(true);
+  };
+
+  Walker.prototype.copy = function () {
+    return this.state.map(function (s) { return { procedure: s.procedure, path: s.path.slice() }; });
+  };
+
+  Walker.prototype.click = function (button) {
+    var state = this.copy(), last = state[state.length - 1];
+    if (button.hasAttribute("data-to")) {
+      last.path.push(button.getAttribute("data-to"));
+    } else if (button.hasAttribute("data-back")) {
+      if (last.path.length > 1) last.path.pop();
+      else if (state.length > 1) state.pop();
+    } else if (button.hasAttribute("data-restart")) {
+      state = this.initial(state[0].procedure);
+    } else if (button.hasAttribute("data-next")) {
+      var next = this.nextProcedure(last.procedure);
+      if (!next) return;
+      state.push(this.initial(next)[0]);
+    } else {
+      return;
+    }
+    this.go(state);
+  };
+
+  Walker.prototype.start = function () {
+    var self = this, root = this.root;
+    root.hidden = false;
+    var fromAddress = this.parse(location.hash);
+    if (fromAddress) this.state = fromAddress;
+    this.render(false);
+    if (fromAddress) {
+      this.save(); // an address that went astray is corrected to the place it reached
+      if (!history.state || !history.state.rsWalkerSeen) root.scrollIntoView({ block: "start" });
+    }
+    root.addEventListener("click", function (event) {
+      var button = event.target.closest("button");
+      if (button && root.contains(button) && !button.disabled) self.click(button);
+    });
+    window.addEventListener("hashchange", function () {
+      var state = self.parse(location.hash);
+      if (state && "#" + self.serialise() !== location.hash) {
+        self.state = state;
+        self.render(true);
+      }
+    });
+    var jumps = document.querySelectorAll("button[data-walk]");
+    for (var i = 0; i < jumps.length; i++) {
+      var procedure = jumps[i].getAttribute("data-walk");
+      if (this.sequence.indexOf(procedure) < 0) continue;
+      jumps[i].hidden = false;
+      jumps[i].addEventListener("click", function (event) {
+        self.go(self.initial(event.currentTarget.getAttribute("data-walk")));
+        root.scrollIntoView({ block: "start" });
+      });
+    }
+    try { // remember that this page was seen, so a reload keeps the reader's scroll position
+      history.replaceState({ rsWalkerSeen: true }, "", location.href);
+    } catch (error) { /* not essential */ }
+  };
+
+  function startAll() {
+    var roots = document.querySelectorAll(".rs-walker[data-sequence]");
+    for (var i = 0; i < roots.length; i++) new Walker(roots[i]).start();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", startAll);
+  else startAll();
+})();
