@@ -60,7 +60,7 @@ def _rss() -> dict:
 def worker(spec: dict) -> dict:
     started = time.perf_counter()
     if spec["job"] == "build":
-        from .build import build
+        from rulesmith.build import build
 
         imported = time.perf_counter()
         timings = build(Path(spec["content"]), Path(spec["site"]), pdfs=spec["pdfs"], quiet=True,
@@ -108,7 +108,7 @@ def run_worker(spec: dict, timeout: float = 3600) -> dict:
     peak memory (os.wait4 reports the child's own ru_maxrss, so sizes never mask each other)."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
-        proc = subprocess.Popen([PYTHON, "-m", "rulesmith.bench", "--worker", json.dumps(spec)],
+        proc = subprocess.Popen([PYTHON, str(Path(__file__).resolve()), "--worker", json.dumps(spec)],
                                 stdout=out, stderr=err, cwd=ROOT)
         deadline = started + timeout
         while True:
@@ -195,8 +195,8 @@ def say(message: str) -> None:
 # ---------------------------------------------------------------------------------- measurements
 
 def measure_check(content: Path, reps: int) -> dict:
-    from . import load
-    from .pipeline import check_content
+    from rulesmith import load
+    from rulesmith.pipeline import check_content
 
     started = time.perf_counter()
     checked = check_content(content)
@@ -303,7 +303,7 @@ def measure_rebuild(content: Path, folder: Path, reps: int, pdfs: bool) -> dict:
 def erratum_target(content: Path) -> tuple:
     """A plain integer field of an entity, in a game with procedures (so both aids exist):
     (game id, entity key, field id, value, max, entity, index)."""
-    from .pipeline import check_content
+    from rulesmith.pipeline import check_content
 
     for checked in check_content(content):
         game = checked.game
@@ -329,7 +329,7 @@ def apply_erratum(content: Path, game: str, key: str, field: str, old: int, new:
     elapsed = time.perf_counter() - started
     if result.returncode == 0:
         return {"method": "rulesmith errata add", "seconds": elapsed}
-    from .pipeline import check_content
+    from rulesmith.pipeline import check_content
 
     target = next(c for c in check_content(content) if c.game.id == game).index.targets[key].item
     file, line, column = target.where("fields", field)
@@ -348,7 +348,7 @@ def apply_erratum(content: Path, game: str, key: str, field: str, old: int, new:
 def expected_outputs(checked, key: str) -> set[str]:
     """Pages an erratum of `key` may change: its own page, the pages that mention it, the game's
     overview and changelog, and the site-wide home, downloads and changelog pages."""
-    from .render import layout
+    from rulesmith.render import layout
 
     game, index = checked.game, checked.index
     pages = {layout.page_of(game, index, key)[0], f"{game.id}/index.md", f"{game.id}/changelog.md",
@@ -361,8 +361,8 @@ def expected_outputs(checked, key: str) -> set[str]:
 
 def expected_pdfs(content: Path, game_id: str) -> set[str]:
     """The aids the game's latest erratum changes (render/aid.py: errata_in), in both papers."""
-    from .pipeline import check_content
-    from .render import aid
+    from rulesmith.pipeline import check_content
+    from rulesmith.render import aid
 
     checked = next(c for c in check_content(content) if c.game.id == game_id)
     latest = checked.game.latest_erratum()
@@ -398,15 +398,15 @@ def measure_erratum(tmp: Path, reps: int, pdfs: bool) -> dict:
 def nav_and_html(content: Path, folder: Path, html_dir: Path) -> tuple[list, dict]:
     """The nav MkDocs got, and every aid's HTML exactly as the build renders it (pdf.jobs_for,
     from the cached flowcharts), with the base URL and WeasyPrint options the build uses."""
-    from .build import flowcharts
-    from .pipeline import check_content
-    from .render.site import render_site
+    from rulesmith.build import flowcharts
+    from rulesmith.pipeline import check_content
+    from rulesmith.render.site import render_site
 
     checked = check_content(content)
     nav = render_site(checked, []).nav
     info = {"aids": 0, "html_s": None, "source": None, "options": {}, "base_url": None}
     try:
-        from .render import pdf
+        from rulesmith.render import pdf
     except ImportError as error:
         info["source"] = f"no PDF module ({error})"
         return nav, info
@@ -430,7 +430,8 @@ def prepare_floors(content: Path, folder: Path, floor: Path) -> dict:
 
     floor.mkdir(parents=True, exist_ok=True)
     nav, html = nav_and_html(content, folder, floor / "html")
-    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    # the MkDocs project the build wrote (package defaults, project settings, navigation)
+    config = yaml.safe_load((folder / "work" / "mkdocs.yml").read_text(encoding="utf-8"))
     config.update(docs_dir=str(folder / "work" / "docs"), site_dir=str(floor / "site"), nav=nav)
     config_file = floor / "mkdocs.yml"  # every path in it is absolute
     config_file.write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
@@ -459,8 +460,8 @@ def measure_scaling(tmp: Path, sizes: list[int], reps: int, pdfs: bool) -> list[
 
 def serve_target(content: Path) -> tuple[Path, int, int, str, str]:
     """An entity name to edit: (file, line, column, current name, page URL path)."""
-    from .pipeline import check_content
-    from .render import layout
+    from rulesmith.pipeline import check_content
+    from rulesmith.render import layout
 
     for checked in check_content(content):
         for entity in checked.game.entities:
