@@ -19,7 +19,7 @@ from ..project import templates
 from ..link import Index
 from ..pipeline import Checked
 from . import layout
-from .flowchart import numbering
+from .flowchart import inline_svg, numbering
 from .markup import _glyph, escape_inline, render_text, table_cell
 
 TEMPLATES = templates()
@@ -183,7 +183,8 @@ def gaps_of(game: Game) -> list[dict]:
     return found
 
 
-def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]) -> Site:
+def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict],
+                charts: dict[str, bytes]) -> Site:
     game, index = checked.game, checked.index
     g = game.id
     site = Site()
@@ -208,9 +209,13 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
         nav.append({"Cards and components": kinds})
     if game.tables:
         nav.append({"Reference tables": page(f"{g}/tables.md", "tables.md.j2")})
+    def flowchart(procedure: model.Procedure) -> str | None:
+        svg = charts.get(layout.flowchart_file(g, procedure.id))
+        return inline_svg(svg, procedure.title) if svg is not None else None
+
     if game.procedures:
         nav.append({"Solo bot": [{escape_nav(p.title): page(layout.procedure_page(g, p.id), "procedure.md.j2",
-                                                            procedure=p, flowchart=layout.flowchart_file(g, p.id))}
+                                                            procedure=p, flowchart=flowchart(p))}
                                  for p in game.procedures]})
     if game.examples:
         nav.append({"Worked examples": page(f"{g}/examples.md", "examples.md.j2")})
@@ -225,8 +230,9 @@ def escape_nav(title: str) -> str:
     return title.replace("\n", " ")
 
 
-def render_site(checked: list[Checked], downloads: list[dict]) -> Site:
-    """All pages of the site, with the navigation MkDocs should show."""
+def render_site(checked: list[Checked], downloads: list[dict], charts: dict[str, bytes] | None = None) -> Site:
+    """All pages of the site, with the navigation MkDocs should show. `charts` holds the flowchart
+    SVGs by layout.flowchart_file path; the procedure pages show them inline."""
     env = environment()
     site = Site()
     games = [c.game for c in checked]
@@ -235,7 +241,7 @@ def render_site(checked: list[Checked], downloads: list[dict]) -> Site:
         games=games, home=home, gaps_of=gaps_of)))
     site.nav.append({"Home": "index.md"})
     for item in checked:
-        game_site = render_game(env, item, downloads)
+        game_site = render_game(env, item, downloads, charts or {})
         site.pages += game_site.pages
         site.nav += game_site.nav
     site.pages.append(Page("downloads.md", env.get_template("downloads.md.j2").render(
