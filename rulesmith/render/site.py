@@ -20,7 +20,8 @@ from ..link import Index
 from ..pipeline import Checked
 from . import layout
 from .flowchart import inline_svg, numbering
-from .markup import _glyph, escape_inline, render_text, table_cell
+from .overview import play
+from .markup import _glyph, escape_inline, plain_text, render_text, table_cell
 
 TEMPLATES = templates()
 KIND_LABELS = {"rule": "rules", "table": "table", "procedure": "solo bot", "example": "example",
@@ -71,6 +72,13 @@ class PageContext:
     def cell(self, text: str | None) -> str:
         return table_cell(self.md(text))
 
+    def summary(self, text: str | None) -> str:
+        """One line about a game for its home-page card: the first sentence (up to a colon) of a
+        text, as plain escaped text."""
+        first = plain_text(text or "", self.index).split("\n\n")[0].replace("\n", " ")
+        first = first.split(". ")[0].split(": ")[0].rstrip(".")
+        return escape_inline(first + ".") if first else ""
+
     def name(self, key: str) -> str:
         return self.index.name(key)
 
@@ -111,16 +119,37 @@ class PageContext:
             return self.cell(str(value))
         return table_cell(escape_inline(str(value)))
 
-    def marker(self, status: str, note: str, short: bool = False) -> str:
+    def step_number(self, target: str, node_id: str) -> int | str:
+        """The number readers see for a procedure's node (the flowchart's and the list's)."""
+        item = self.index.targets.get(target)
+        procedure = getattr(item, "item", None)
+        if isinstance(procedure, model.Procedure):
+            return numbering(procedure).get(node_id, node_id)
+        return node_id
+
+    def missing_fields(self, entity: model.Entity) -> list[str]:
+        """Names of this entity's fields that the source does not give (one marker names them all)."""
+        kind = self.game.kind(entity.kind)
+        return [spec.name for spec in kind.fields
+                if isinstance(entity.fields.get(spec.id), dict) and entity.fields[spec.id].get("status") == "missing"]
+
+    def marker(self, status: str, note: str, short: bool = False, names: str = "") -> str:
+        """A quiet marker: an icon and a few words naming what is missing or doubtful. What it means
+        ("check the printed card") is said once per page by legend(); the note follows only where
+        the marker stands alone (not in a table cell)."""
         label = layout.STATUS_LABELS.get(status, status)
-        tail = "check the printed card" if status != "contradictory" else "both statements are shown"
-        text = f"{label}: {tail}."
-        if short:
-            text = {"missing": "not in source", "contradictory": "contradictory"}.get(status, status)
-        elif note:
-            text += " " + table_cell(self.md(note))
-        size = " rs-gap--short" if short else ""
-        return f'<span class="rs-gap rs-gap--{status}{size}">{_glyph("material/alert")} **{text}**</span>'
+        text = {"missing": "not in source", "contradictory": "contradictory"}.get(status, label.lower()) \
+            if short else label
+        if names:
+            text += ": " + escape_inline(names)
+        shown = f'<span class="rs-gap rs-gap--{status}">{_glyph("material/alert-outline")}<em>{text}</em></span>'
+        if note and not short:
+            shown += " " + table_cell(self.md(note))
+        return shown
+
+    def has_gaps(self, prefix: str) -> bool:
+        """Whether any marked place's key starts with `prefix` (say "table:"): the page's legend."""
+        return any(gap["key"].startswith(prefix) for gap in gaps_of(self.game))
 
     def errata_for(self, key: str) -> list:
         """Errata that changed this item, newest first (the 'changed by erratum' marker)."""
@@ -161,7 +190,7 @@ def gaps_of(game: Game) -> list[dict]:
             add(key, entity.name, entity.status, entity.note, entity.where())
         for name, value in entity.fields.items():
             if isinstance(value, dict) and value.get("status", "verified") != "verified":
-                add(key, f"{entity.name}: {name}", value["status"], value.get("note"), entity.where("fields", name))
+                add(key, f"{entity.name}: {field_name(game, entity, name)}", value["status"], value.get("note"), entity.where("fields", name))
     for section, _page in game.all_sections():
         if section.status != "verified":
             add(f"rule:{section.id}", section.title, section.status, section.note, section.where())
@@ -183,6 +212,13 @@ def gaps_of(game: Game) -> list[dict]:
     return found
 
 
+def field_name(game: Game, entity: model.Entity, field_id: str) -> str:
+    """The name a kind declares for one of its fields (what readers see), else the key."""
+    kind = game.kind(entity.kind)
+    spec = next((f for f in kind.fields if f.id == field_id), None) if kind else None
+    return spec.name if spec else field_id
+
+
 def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict],
                 charts: dict[str, bytes]) -> Site:
     game, index = checked.game, checked.index
@@ -195,7 +231,7 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
         site.pages.append(Page(path, text))
         return path
 
-    overview = page(f"{g}/index.md", "overview.md.j2", gaps=gaps_of(game),
+    overview = page(f"{g}/index.md", "overview.md.j2", gaps=gaps_of(game), play=play(game, index),
                     downloads=[d for d in downloads if d["game"] == g])
     rules = [{escape_nav(s.title): page(layout.section_page(g, s.id), "section.md.j2", section=s)}
              for s in game.sections]
@@ -238,14 +274,14 @@ def render_site(checked: list[Checked], downloads: list[dict], charts: dict[str,
     games = [c.game for c in checked]
     home = {c.game.id: PageContext(c.game, c.index, "index.md") for c in checked}
     site.pages.append(Page("index.md", env.get_template("home.md.j2").render(
-        games=games, home=home, gaps_of=gaps_of)))
+        games=games, home=home, play={c.game.id: play(c.game, c.index) for c in checked})))
     site.nav.append({"Home": "index.md"})
     for item in checked:
         game_site = render_game(env, item, downloads, charts or {})
         site.pages += game_site.pages
         site.nav += game_site.nav
     site.pages.append(Page("downloads.md", env.get_template("downloads.md.j2").render(
-        games=games, downloads=downloads)))
+        games=games, downloads=downloads)))  # each game's data date: game.data_date()
     changes = sorted(((e, c.game, PageContext(c.game, c.index, "changelog.md")) for c in checked for e in c.game.errata),
                      key=lambda t: (t[0].date, t[1].id, t[0].id), reverse=True)
     site.pages.append(Page("changelog.md", env.get_template("site-changelog.md.j2").render(changes=changes)))
