@@ -8,6 +8,7 @@ runs them as a tier.
 from __future__ import annotations
 
 import functools
+import shutil
 import http.server
 import subprocess
 import sys
@@ -158,3 +159,112 @@ def test_flowchart_follows_the_palette(url, browser, scheme):
     context.close()
     assert errors == []
     assert colours["node"] == colours["page"] and colours["text"] == colours["body"], colours
+
+
+# --- accessibility, phone tables, weight -------------------------------------------------------
+
+def sample_pages(site: Path) -> list[str]:
+    """Home, downloads, changelog and, for every game, every page but the rules sections (one kept)."""
+    pages = ["index.html", "downloads.html", "changelog.html"]
+    for game in sorted(p.parent.name for p in site.glob("*/index.html")):
+        pages += sorted(str(p.relative_to(site)) for p in (site / game).glob("*.html"))
+        pages += sorted(str(p.relative_to(site)) for p in (site / game).glob("kinds/*.html"))
+        pages += sorted(str(p.relative_to(site)) for p in (site / game).glob("solo/*.html"))[:1]
+        pages += sorted(str(p.relative_to(site)) for p in (site / game).glob("rules/*.html"))[:1]
+    return pages
+
+
+AXE_RUN = """async () => {
+  const result = await axe.run(document.querySelector('article.md-content__inner'), {resultTypes: ['violations']});
+  return result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap(v => v.nodes.map(n => v.id + ': ' + n.html.slice(0, 100)));
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [390, 1280])
+def test_no_serious_accessibility_violations_in_the_content(site, url, browser, width, scheme):
+    """axe-core on the content area of every sampled page: no serious or critical violation."""
+    axe = AXE.read_text(encoding="utf-8")
+    found = []
+    for path in sample_pages(site):
+        context, page, errors = open_page(browser, f"{url}/{path}", width, scheme)
+        page.add_script_tag(content=axe)
+        found += [f"{path}: {v}" for v in page.evaluate(AXE_RUN)]
+        found += [f"{path}: console: {e}" for e in errors]
+        context.close()
+    print(f"axe serious/critical at {width}px {scheme}: {len(found)}")
+    assert found == []
+
+
+SIDEWAYS = """() => [...document.querySelectorAll('article table')].map(table => {
+  const frame = table.closest('.md-typeset__scrollwrap');
+  const cell = table.querySelector('td');
+  return {scrolls: !!frame && frame.scrollWidth > frame.clientWidth + 1,
+          cue: !!frame && getComputedStyle(frame).backgroundImage.includes('gradient')
+               && !!cell && getComputedStyle(cell).position === 'sticky'};
+})"""
+
+
+def test_phone_tables_that_scroll_sideways_show_a_cue(site, url, browser):
+    """At 390 px: report how many tables scroll sideways; each that does keeps its first column in
+    view and shows an edge shadow."""
+    scrolling, without_cue, tables = [], [], 0
+    for path in sample_pages(site):
+        context, page, _errors = open_page(browser, f"{url}/{path}", 390)
+        for n, table in enumerate(page.evaluate(SIDEWAYS)):
+            tables += 1
+            if table["scrolls"]:
+                scrolling.append(f"{path} table {n + 1}")
+                if not table["cue"]:
+                    without_cue.append(f"{path} table {n + 1}")
+        context.close()
+    print(f"390 px: {len(scrolling)} of {tables} tables scroll sideways, {len(without_cue)} without a cue")
+    assert tables > 0
+    assert without_cue == []
+
+
+def first_load_bytes(browser, url: str) -> int:
+    """Bytes of every response a first visit loads (no cache), until the network is idle."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    sizes: dict[str, int] = {}
+
+    def record(response):
+        try:
+            sizes[response.url] = len(response.body())
+        except Exception:  # redirects and aborted requests have no body
+            pass
+
+    page.on("response", record)
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    context.close()
+    return sum(sizes.values())
+
+
+@pytest.mark.xfail(strict=True, reason="issue 14, not done yet: 1008 KB measured at 3 games, the ~590 KB "
+                   "search index loads on every page")
+def test_first_load_of_a_game_page_is_at_most_one_megabyte(url, browser):
+    for path in ["statecraft/index.html", "statecraft/kinds/country.html", "dei/solo/automa-move.html"]:
+        size = first_load_bytes(browser, f"{url}/{path}")
+        print(f"{path}: {size / 1024:.0f} KB")
+        assert size <= 1_000_000, f"{path}: {size} bytes"
+
+
+@pytest.mark.xfail(strict=True, reason="issue 14, not done yet: Material's search index (about 190 KB per "
+                   "game) is loaded by every page; it must load on first search or per game")
+def test_first_load_stays_under_one_megabyte_with_fifty_more_games(tmp_path_factory, browser):
+    folder = tmp_path_factory.mktemp("fifty")
+    content = folder / "content"
+    shutil.copytree(ROOT / "content", content)
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "make_synthetic_games.py"), str(content), "--games", "50"],
+                   check=True, capture_output=True)
+    site = build(content, folder)
+    httpd, base = serve(site)
+    try:
+        size = first_load_bytes(browser, f"{base}/statecraft/index.html")
+    finally:
+        httpd.shutdown()
+    print(f"53 games, statecraft/index.html: {size / 1024:.0f} KB")
+    assert size <= 1_000_000

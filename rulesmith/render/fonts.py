@@ -15,18 +15,19 @@ from fontTools import subset
 
 from ..files import write_atomic
 
-# Basic Latin, Latin-1, Latin Extended-A/B, spacing modifiers, combining marks, general
-# punctuation, super/subscripts, currency, letterlike, number forms, arrows, maths operators,
-# geometric shapes (▲ ■ ●), and the replacement character.
-UNICODES = "U+0000-024F,U+02B0-036F,U+2000-206F,U+2070-209F,U+20A0-20CF,U+2100-218F,U+2190-21FF,U+2200-22FF,U+25A0-25FF,U+FFFD"
-VERSION = "1"  # bump to remake every cached subset when the options below change
+# Basic Latin, Latin-1, Latin Extended-A, basic Cyrillic (the content quotes some), general punctuation, super/subscripts, the euro,
+# arrows, maths operators, geometric shapes (▲ ■ ●) and the replacement character. A character
+# outside falls back to the reader's system font, which is legible, only not Inter.
+UNICODES = "U+0000-017F,U+0400-045F,U+2000-206F,U+2070-209F,U+20AC,U+2190-21FF,U+2200-22FF,U+25A0-25FF,U+FFFD"
+VERSION = "4"  # bump to remake every cached subset when the options below change
 
 
 def _options() -> subset.Options:
     options = subset.Options()
     options.flavor = "woff2"
-    options.layout_features = ["*"]  # kerning, ligatures, tabular figures: text measures as in the PDFs
-    options.name_IDs = ["*"]
+    # fontTools' default features (kern, liga, calt, ccmp, locl, marks …): the text measures as
+    # Graphviz and WeasyPrint measure it; Inter's stylistic sets and alternates are dropped.
+    options.layout_features = subset.Options().layout_features + ["tnum", "case"]
     options.notdef_outline = True
     return options
 
