@@ -22,6 +22,7 @@ from .problems import UsageError
 from .project import project_of_content, templates
 from .render import layout
 from .render.flowchart import render_svg, to_dot
+from .render.fonts import web_fonts
 from .render.site import render_site
 
 TEMPLATES = templates()
@@ -63,11 +64,13 @@ def sync_tree(target: Path, files: dict[str, bytes]) -> None:
                 path.rmdir()
 
 
-def static_files() -> dict[str, bytes]:
+def static_files(cache: Path) -> dict[str, bytes]:
+    """The site's assets, with WOFF2 subsets of the shipped fonts (the OTFs are for the PDFs)."""
     files = {f"assets/{p.relative_to(TEMPLATES / 'site' / 'assets')}": p.read_bytes()
              for p in (TEMPLATES / "site" / "assets").rglob("*") if p.is_file()}
-    for font in (TEMPLATES / "fonts").iterdir():
-        files[f"assets/fonts/{font.name}"] = font.read_bytes()
+    for name, data in web_fonts(TEMPLATES / "fonts", cache / "fonts").items():
+        files[f"assets/fonts/{name}"] = data
+    files["assets/fonts/LICENSE.txt"] = (TEMPLATES / "fonts" / "LICENSE.txt").read_bytes()
     return files
 
 
@@ -77,14 +80,13 @@ def flowcharts(checked: list[Checked], cache: Path) -> dict[str, bytes]:
 
 
 def render_docs(checked: list[Checked], charts: dict[str, bytes], downloads: list[dict], docs: Path,
-                aids: dict[str, bytes] | None = None) -> list:
-    """Write the Markdown pages, flowcharts, PDFs and assets MkDocs builds from; return the nav.
+                aids: dict[str, bytes] | None = None, *, cache: Path) -> list:
+    """Write the Markdown pages (flowcharts inline), PDFs and assets MkDocs builds from; return the nav.
     The PDFs go in with the pages so that MkDocs copies them and checks every link to them."""
-    rendered = render_site(checked, downloads)
+    rendered = render_site(checked, downloads, charts)
     files = {page.path: page.text.encode("utf-8") for page in rendered.pages}
-    files.update(charts)
     files.update(aids or {})
-    files.update(static_files())
+    files.update(static_files(cache))
     sync_tree(docs, files)
     return rendered.nav
 
@@ -111,7 +113,7 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
             aids, downloads = build_aids(checked, charts, cache / "pdf")
     with progress.step("render pages"):
         docs = work / "docs"
-        nav = render_docs(checked, charts, downloads, docs, aids)
+        nav = render_docs(checked, charts, downloads, docs, aids, cache=cache)
     site = site.resolve()
     try:
         site.parent.mkdir(parents=True, exist_ok=True)

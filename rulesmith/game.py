@@ -63,6 +63,12 @@ class Game:
     def latest_erratum(self) -> model.Erratum | None:
         return latest_erratum(self.errata)
 
+    def data_date(self):
+        """The data's date: the latest erratum's, else the release date in game.yaml, else None."""
+        latest = self.latest_erratum()
+        dates = [d for d in (latest.date if latest else None, self.info.released) if d is not None]
+        return max(dates, default=None)
+
 
 def latest_erratum(errata) -> model.Erratum | None:
     """The newest of some errata (by date, then id), or None."""

@@ -130,6 +130,8 @@ class GameInfo(Located):
     subtitle: PlainText | None = None
     description: Text = ""
     data_version: PlainText
+    released: datetime.date | None = Field(default=None, description="Date this data version was released; "
+                                          "the site shows the latest erratum's date when it is later.")
     language: PlainText = "en"
     sources: list[SourceText] = Field(min_length=1)
 

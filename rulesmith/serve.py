@@ -71,7 +71,8 @@ class Preview:
         started = time.perf_counter()
         try:
             checked = check_content(self.content)
-            nav = render_docs(checked, flowcharts(checked, self.project.cache), [], self.docs)
+            nav = render_docs(checked, flowcharts(checked, self.project.cache), [], self.docs,
+                              cache=self.project.cache)
             config = self.config(nav)
             state = (nav, (self.folder / "mkdocs.yml").read_bytes())
             full = state != self.built

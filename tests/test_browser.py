@@ -17,6 +17,7 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 WIDTHS = [(390, 844), (1280, 900)]
 
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is installed by ./scripts/test")
+pytestmark = pytest.mark.browser
 
 
 def _built_and_served(folder: Path, content: Path = ROOT / "content", *options: str):
@@ -116,9 +117,9 @@ def test_search_finds_entities(server, browser, query, expected, width, height):
 @pytest.mark.parametrize("width, height", WIDTHS)
 def test_flowchart_is_visible(server, browser, width, height):
     page, errors = open_page(browser, f"{server}/dei/solo/automa-move.html", width, height)
-    image = page.locator("img.rs-flowchart")
+    image = page.locator("svg.rs-flowchart__svg")
     assert image.is_visible()
-    assert page.evaluate("document.querySelector('img.rs-flowchart').naturalWidth") > 100
+    assert page.evaluate("document.querySelector('svg.rs-flowchart__svg').viewBox.baseVal.width") > 100
     box = image.bounding_box()
     page.close()
     assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1

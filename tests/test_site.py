@@ -67,22 +67,20 @@ def test_search_index_finds_every_entity_by_name(built):
     assert missing == []
 
 
-def test_every_procedure_has_a_flowchart_svg_with_its_steps(built):
+def test_every_procedure_page_shows_its_flowchart_inline_with_its_steps(built):
+    """Inline, so the chart is drawn in the page's font and palette (issue 14)."""
     site, checked = built
     problems = []
     for item in checked:
         for procedure in item.game.procedures:
-            svg = site / item.game.id / "flowcharts" / f"{procedure.id}.svg"
-            if not svg.exists():
-                problems.append(f"{svg} missing")
-                continue
-            text = svg.read_text(encoding="utf-8")
-            nodes = text.count('class="node"')
-            if "<svg" not in text or nodes != len(procedure.nodes):
-                problems.append(f"{svg}: {nodes} nodes, expected {len(procedure.nodes)}")
             page = (site / item.game.id / "solo" / f"{procedure.id}.html").read_text(encoding="utf-8")
-            if f"../flowcharts/{procedure.id}.svg" not in page:
+            chart = page.split('<svg class="rs-flowchart__svg"', 1)
+            if len(chart) != 2:
                 problems.append(f"{procedure.id}: page does not show its flowchart")
+                continue
+            nodes = chart[1].split("</svg>", 1)[0].count('class="node ')
+            if nodes != len(procedure.nodes):
+                problems.append(f"{procedure.id}: {nodes} nodes, expected {len(procedure.nodes)}")
     assert problems == []
 
 

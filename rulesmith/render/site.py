@@ -20,9 +20,10 @@ from ..project import templates
 from ..link import Index
 from ..pipeline import Checked
 from . import layout
-from .flowchart import numbering
+from .flowchart import inline_svg, numbering
 from ..glyphs import glyph_svg
-from .markup import escape_inline, render_text, table_cell
+from .markup import escape_inline, plain_text, render_text, table_cell
+from .overview import play
 from .walker import walker_steps
 
 TEMPLATES = templates()
@@ -73,6 +74,13 @@ class PageContext:
     def cell(self, text: str | None) -> str:
         return table_cell(self.md(text))
 
+    def summary(self, text: str | None) -> str:
+        """One line about a game for its home-page card: the first sentence (up to a colon) of a
+        text, as plain escaped text."""
+        first = plain_text(text or "", self.index).split("\n\n")[0].replace("\n", " ")
+        first = first.split(". ")[0].split(": ")[0].rstrip(".")
+        return escape_inline(first + ".") if first else ""
+
     def name(self, key: str) -> str:
         return self.index.name(key)
 
@@ -110,16 +118,37 @@ class PageContext:
             return self.cell(str(value))
         return table_cell(escape_inline(str(value)))
 
-    def marker(self, status: str, note: str, short: bool = False) -> str:
+    def step_number(self, target: str, node_id: str) -> int | str:
+        """The number readers see for a procedure's node (the flowchart's and the list's)."""
+        item = self.index.targets.get(target)
+        procedure = getattr(item, "item", None)
+        if isinstance(procedure, model.Procedure):
+            return numbering(procedure).get(node_id, node_id)
+        return node_id
+
+    def missing_fields(self, entity: model.Entity) -> list[str]:
+        """Names of this entity's fields that the source does not give (one marker names them all)."""
+        kind = self.game.kind(entity.kind)
+        return [spec.name for spec in kind.fields
+                if isinstance(entity.fields.get(spec.id), dict) and entity.fields[spec.id].get("status") == "missing"]
+
+    def marker(self, status: str, note: str, short: bool = False, names: str = "") -> str:
+        """A quiet marker: an icon and a few words naming what is missing or doubtful. What it means
+        ("check the printed card") is said once per page by legend(); the note follows only where
+        the marker stands alone (not in a table cell)."""
         label = layout.STATUS_LABELS.get(status, status)
-        tail = "check the printed card" if status != "contradictory" else "both statements are shown"
-        text = f"{label}: {tail}."
-        if short:
-            text = {"missing": "not in source", "contradictory": "contradictory"}.get(status, status)
-        elif note:
-            text += " " + table_cell(self.md(note))
-        size = " rs-gap--short" if short else ""
-        return f'<span class="rs-gap rs-gap--{status}{size}">{glyph_svg("material/alert")} **{text}**</span>'
+        text = {"missing": "not in source", "contradictory": "contradictory"}.get(status, label.lower()) \
+            if short else label
+        if names:
+            text += ": " + escape_inline(names)
+        shown = f'<span class="rs-gap rs-gap--{status}">{glyph_svg("material/alert-outline")}<em>{text}</em></span>'
+        if note and not short:
+            shown += " " + table_cell(self.md(note))
+        return shown
+
+    def has_gaps(self, prefix: str) -> bool:
+        """Whether any marked place's key starts with `prefix` (say "table:"): the page's legend."""
+        return any(gap["key"].startswith(prefix) for gap in gaps_of(self.game))
 
     def errata_for(self, key: str) -> list:
         """Errata that changed this item, newest first (the 'changed by erratum' marker)."""
@@ -160,7 +189,7 @@ def gaps_of(game: Game) -> list[dict]:
             add(key, entity.name, entity.status, entity.note, entity.where())
         for name, value in entity.fields.items():
             if isinstance(value, dict) and value.get("status", "verified") != "verified":
-                add(key, f"{entity.name}: {name}", value["status"], value.get("note"), entity.where("fields", name))
+                add(key, f"{entity.name}: {field_name(game, entity, name)}", value["status"], value.get("note"), entity.where("fields", name))
     for section, _page in game.all_sections():
         if section.status != "verified":
             add(f"rule:{section.id}", section.title, section.status, section.note, section.where())
@@ -182,7 +211,15 @@ def gaps_of(game: Game) -> list[dict]:
     return found
 
 
-def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]) -> Site:
+def field_name(game: Game, entity: model.Entity, field_id: str) -> str:
+    """The name a kind declares for one of its fields (what readers see), else the key."""
+    kind = game.kind(entity.kind)
+    spec = next((f for f in kind.fields if f.id == field_id), None) if kind else None
+    return spec.name if spec else field_id
+
+
+def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict],
+                charts: dict[str, bytes]) -> Site:
     game, index = checked.game, checked.index
     g = game.id
     site = Site()
@@ -193,7 +230,7 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
         site.pages.append(Page(path, text))
         return path
 
-    overview = page(f"{g}/index.md", "overview.md.j2", gaps=gaps_of(game),
+    overview = page(f"{g}/index.md", "overview.md.j2", gaps=gaps_of(game), play=play(game, index),
                     downloads=[d for d in downloads if d["game"] == g])
     rules = [{escape_nav(s.title): page(layout.section_page(g, s.id), "section.md.j2", section=s)}
              for s in game.sections]
@@ -207,12 +244,16 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
         nav.append({"Cards and components": kinds})
     if game.tables:
         nav.append({"Reference tables": page(f"{g}/tables.md", "tables.md.j2")})
+    def flowchart(procedure: model.Procedure) -> str | None:
+        svg = charts.get(layout.flowchart_file(g, procedure.id))
+        return inline_svg(svg, procedure.title) if svg is not None else None
+
     if game.procedures:
         nav.append({"Solo bot": [{escape_nav(p.title): page(layout.procedure_page(g, p.id), "procedure.md.j2",
-                                                            procedure=p, flowchart=layout.flowchart_file(g, p.id))}
+                                                            procedure=p, flowchart=flowchart(p))}
                                  for p in game.procedures]})
         nav[-1]["Solo bot"].insert(0, {"Bot turn": page(f"{g}/bot-turn.md", "bot-turn.md.j2", procedures=game.procedures,
-                                                        charts={p.id: layout.flowchart_file(g, p.id) for p in game.procedures})})
+                                                        charts={p.id: flowchart(p) for p in game.procedures})})
     if game.examples:
         nav.append({"Worked examples": page(f"{g}/examples.md", "examples.md.j2")})
     nav.append({"Glossary": page(f"{g}/glossary.md", "glossary.md.j2")})
@@ -226,21 +267,22 @@ def escape_nav(title: str) -> str:
     return title.replace("\n", " ")
 
 
-def render_site(checked: list[Checked], downloads: list[dict]) -> Site:
-    """All pages of the site, with the navigation MkDocs should show."""
+def render_site(checked: list[Checked], downloads: list[dict], charts: dict[str, bytes] | None = None) -> Site:
+    """All pages of the site, with the navigation MkDocs should show. `charts` holds the flowchart
+    SVGs by layout.flowchart_file path; the procedure pages show them inline."""
     env = environment()
     site = Site()
     games = [c.game for c in checked]
     home = {c.game.id: PageContext(c.game, c.index, "index.md") for c in checked}
     site.pages.append(Page("index.md", env.get_template("home.md.j2").render(
-        games=games, home=home, gaps_of=gaps_of)))
+        games=games, home=home, play={c.game.id: play(c.game, c.index) for c in checked})))
     site.nav.append({"Home": "index.md"})
     for item in checked:
-        game_site = render_game(env, item, downloads)
+        game_site = render_game(env, item, downloads, charts or {})
         site.pages += game_site.pages
         site.nav += game_site.nav
     site.pages.append(Page("downloads.md", env.get_template("downloads.md.j2").render(
-        games=games, downloads=downloads)))
+        games=games, downloads=downloads)))  # each game's data date: game.data_date()
     changes = sorted(((e, c.game, PageContext(c.game, c.index, "changelog.md")) for c in checked for e in c.game.errata),
                      key=lambda t: (t[0].date, t[1].id, t[0].id), reverse=True)
     site.pages.append(Page("changelog.md", env.get_template("site-changelog.md.j2").render(changes=changes)))

@@ -1,0 +1,36 @@
+"""What a game's overview leads with: the pieces of the rules a player looks up during play.
+
+Derived from the data alone, the same way for every game (no per-game template): the rules in
+reading order, the set-up sections (by their titles), the bot's entry procedures (those no other
+procedure calls) and the tables referred to most.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .. import model
+from ..game import Game
+from ..link import Index
+
+SETUP = re.compile(r"\bset[\s-]?up\b", re.I)
+MOST_USED = 4
+
+
+@dataclass
+class Play:
+    setup: list[model.Section]
+    bot: list[model.Procedure]
+    tables: list[model.Table]
+
+
+def play(game: Game, index: Index) -> Play:
+    setup = [s for s, _page in game.all_sections() if SETUP.search(s.title)]
+    procedures = {f"procedure:{p.id}" for p in game.procedures}
+    called = {key for key in procedures if any(owner in procedures for owner in index.backlinks.get(key, []))}
+    bot = [p for p in game.procedures if f"procedure:{p.id}" not in called]
+    uses = {t.id: len(set(index.backlinks.get(f"table:{t.id}", []))) for t in game.tables}
+    order = {t.id: n for n, t in enumerate(game.tables)}
+    tables = sorted((t for t in game.tables if uses[t.id]), key=lambda t: (-uses[t.id], order[t.id]))[:MOST_USED]
+    return Play(setup=setup[:6], bot=bot, tables=tables)
