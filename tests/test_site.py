@@ -137,7 +137,7 @@ def test_failure_while_building_keeps_the_old_site(built, tmp_path, monkeypatch)
     def broken(*args, **kwargs):
         raise RuntimeError("mkdocs failed half-way")
 
-    monkeypatch.setattr(build_module, "mkdocs_build", broken)
+    monkeypatch.setitem(build_module.ENGINES, "mkdocs", broken)
     with pytest.raises(RuntimeError):
         build_module.build(ROOT / "content", site, pdfs=False, quiet=True, work=tmp_path / "work")
     assert {p.relative_to(site): p.stat().st_mtime_ns for p in site.rglob("*")} == before
