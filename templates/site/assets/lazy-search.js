@@ -1,63 +1,47 @@
-/* Start the search only when a reader first asks for it.
+/* Load the search index only when a reader first asks for search.
  *
- * Material starts its search worker on every page load, and the worker loads the whole search
- * index at once (about 200 KB per game): most of a phone's first load for a reader who never
- * searches. This stands in for the Worker Material creates: messages wait in a queue, and the
- * real worker (and with it the index) starts on the first sign of searching: a tap or focus on
- * the search field or its button, a search shortcut key, or a page opened with a search query.
- * Loaded as a polyfill, after the offline shim and before Material's bundle.
+ * Material requests search/search_index.json as soon as a page loads (XMLHttpRequest), and the
+ * index holds every page's text: about 200 KB per game, most of a phone's first load for a
+ * reader who never searches. This holds that one request back until the first sign of searching:
+ * a tap or focus on the search field or its button, a search shortcut key, or a page opened with
+ * a search query; Material then builds the index as usual. (From disk, file://, Material loads
+ * the index as a local script instead: nothing travels over a network, and it is left alone.)
+ * Loaded as a polyfill, before Material's bundle.
  */
 (function () {
   "use strict";
-  var Real = window.Worker;
-  if (!Real) return;
-  var waiting = [];
+  var open = XMLHttpRequest.prototype.open, send = XMLHttpRequest.prototype.send;
+  var held = [], wanted = /[?&#]q=/.test(window.location.search + window.location.hash);
+
+  function release() {
+    wanted = true;
+    var now = held;
+    held = [];
+    now.forEach(function (request) { send.apply(request[0], request[1]); });
+  }
 
   function wantsSearch(event) {
     var target = event.target;
     if (event.type === "keydown") {
       var typing = target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
-      return !typing && (event.key === "/" || event.key === "s" || event.key === "S" || event.key === "f" || event.key === "F");
+      return !typing && /^[/sSfF]$/.test(event.key);
     }
     return !!(target && target.closest && target.closest(".md-search, label[for='__search'], #__search"));
   }
 
-  function startAll() {
-    var started = waiting;
-    waiting = [];
-    started.forEach(function (start) { start(); });
-  }
-
   ["pointerdown", "focusin", "keydown", "touchstart"].forEach(function (type) {
-    document.addEventListener(type, function (event) { if (wantsSearch(event)) startAll(); }, true);
+    document.addEventListener(type, function (event) { if (!wanted && wantsSearch(event)) release(); }, true);
   });
 
-  function LazyWorker(url, options) {
-    var self = this, worker = null, queue = [], listeners = [];
-    function start() {
-      if (worker) return;
-      worker = new Real(url, options);
-      worker.onmessage = function (event) { if (self.onmessage) self.onmessage(event); };
-      worker.onerror = function (event) { if (self.onerror) self.onerror(event); };
-      listeners.forEach(function (l) { worker.addEventListener(l[0], l[1], l[2]); });
-      queue.forEach(function (m) { worker.postMessage(m[0], m[1]); });
-      queue = [];
+  XMLHttpRequest.prototype.open = function (method, url) {
+    this._rulesmithSearchIndex = /\/search\/search_index\.json(\?|$)/.test(String(url));
+    return open.apply(this, arguments);
+  };
+  XMLHttpRequest.prototype.send = function () {
+    if (this._rulesmithSearchIndex && !wanted) {
+      held.push([this, arguments]);
+      return;
     }
-    self.onmessage = null;
-    self.onerror = null;
-    self.postMessage = function (message, transfer) {
-      if (worker) worker.postMessage(message, transfer); else queue.push([message, transfer]);
-    };
-    self.addEventListener = function (type, listener, opts) {
-      listeners.push([type, listener, opts]);
-      if (worker) worker.addEventListener(type, listener, opts);
-    };
-    self.removeEventListener = function (type, listener, opts) {
-      listeners = listeners.filter(function (l) { return l[0] !== type || l[1] !== listener; });
-      if (worker) worker.removeEventListener(type, listener, opts);
-    };
-    self.terminate = function () { if (worker) worker.terminate(); };
-    if (/[?&#]q=/.test(window.location.search + window.location.hash)) start(); else waiting.push(start);
-  }
-  window.Worker = LazyWorker;
+    return send.apply(this, arguments);
+  };
 })();
