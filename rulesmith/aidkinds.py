@@ -47,8 +47,8 @@ class Chart:
 
     @property
     def min_scale(self) -> float:
-        """The smallest scale at which node text still prints at min_font_pt."""
-        return self.min_font_pt / self.font_pt
+        """The smallest scale at which node and branch text still print at min_font_pt."""
+        return self.min_font_pt / min(self.font_pt, self.edge_pt)
 
 
 @dataclass(frozen=True)

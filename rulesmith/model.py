@@ -322,6 +322,7 @@ class AidEntry(Located):
     title: PlainText | None = Field(default=None, description="Heading instead of the item's own.")
     condensed: Text | None = Field(default=None, description="Condensed wording of `show`, printed "
                                    "instead of its full text; every number in it must occur in that item.")
+    subsections: bool = Field(default=True, description="For a rules section: print its subsections too.")
 
 
 class AidPlan(Located):

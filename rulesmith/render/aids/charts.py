@@ -23,6 +23,9 @@ from ..markup import plain_text
 
 SIZE = re.compile(r'<svg\b[^>]*?width="([\d.]+)pt"[^>]*?height="([\d.]+)pt"', re.S)
 CAPTION_MM = 2
+SAFETY = 0.93  # the heights are estimates: keep a margin so a page never runs over
+MAX_SCALE = 1.25  # a small chart may grow to fill its page
+STEPS_MIN_MM = 62  # the narrowest column of numbered steps beside a chart
 
 
 @dataclass
@@ -52,8 +55,12 @@ def _lines(text: str, width_mm: float, pt: float) -> int:
 
 def text_height(texts: list[str], width_mm: float, geometry: Geometry, gap_mm: float = 1.0) -> float:
     """A generous estimate (mm) of paragraphs of body text set in a column of this width."""
-    line = geometry.body_pt * geometry.line_height / PT_PER_MM
-    return sum(_lines(t, width_mm, geometry.body_pt) * line + gap_mm for t in texts if t)
+    return sized_text_height(texts, width_mm, geometry.body_pt, geometry.line_height, gap_mm)
+
+
+def sized_text_height(texts: list[str], width_mm: float, pt: float, line_height: float, gap_mm: float) -> float:
+    line = pt * line_height / PT_PER_MM
+    return sum(_lines(t, width_mm, pt) * line + gap_mm for t in texts if t)
 
 
 def step_texts(procedure: model.Procedure, index: Index) -> list[str]:
@@ -65,33 +72,38 @@ def steps_height(procedure: model.Procedure, index: Index, width_mm: float, colu
                  geometry: Geometry) -> float:
     gap = geometry.column_gap_mm
     column = (width_mm - gap * (columns - 1)) / columns - 6
-    return text_height(step_texts(procedure, index), column, geometry) / columns * 1.1 + 4
+    # The steps are set at small_pt (print.css.j2: .steps).
+    texts = step_texts(procedure, index)
+    return sized_text_height(texts, column, geometry.small_pt, geometry.line_height, 0.8) / columns * 1.12 + 3
 
 
 def place(procedure: model.Procedure, index: Index, paper: Paper, geometry: Geometry, cache: Path,
           heading_mm: float, extras_mm: float) -> Placement:
     """The best layout of the procedure's chart on one page below its heading (`heading_mm`) and
-    above what follows the steps (`extras_mm`: the tables it uses, its gaps)."""
+    above what follows the steps (`extras_mm`: the tables it uses, its gaps): the first variant
+    whose node text prints at min_font_pt or more, beside its steps or above them."""
     chart = geometry.chart
-    cw, ch = paper.content_width, paper.content_height - heading_mm - extras_mm - CAPTION_MM
+    cw = paper.content_width
+    ch = (paper.content_height - heading_mm - extras_mm - CAPTION_MM) * SAFETY
+    gap = geometry.column_gap_mm
     variants = [("TB", chart.wrap, True), ("TB", chart.wrap_wide, True), ("LR", chart.wrap_wide, True),
                 ("TB", chart.wrap, False), ("LR", chart.wrap, False)]
     best = None
     for rankdir, wrap, text in variants:
         svg = render_svg(to_dot(procedure, index, rankdir=rankdir, wrap=wrap, font_pt=chart.font_pt,
-                                edge_pt=chart.edge_pt, text=text), cache)
+                                edge_pt=chart.edge_pt, text=text, compact=not text), cache)
         w, h = (v / PT_PER_MM for v in size_pt(svg))
-        for mode, columns in (("beside", 1), ("above", 2)):
-            if mode == "beside":
-                steps_w = cw * 0.42
-                room_w, room_h = cw - steps_w - geometry.column_gap_mm, ch
-                if steps_height(procedure, index, steps_w, 1, geometry) > ch:
-                    continue
-            else:
-                room_w, room_h = cw, ch - steps_height(procedure, index, cw, columns, geometry)
-            if room_h <= 0:
-                continue
-            scale = min(1.0, room_w / w, room_h / h)
+        options = []
+        # Beside: the chart as large as it may be, the steps in the rest of the width.
+        scale = min(MAX_SCALE, ch / h, (cw - STEPS_MIN_MM - gap) / w)
+        if steps_height(procedure, index, cw - w * scale - gap, 1, geometry) <= ch:
+            options.append(("beside", scale, 1))
+        for columns in (2, 3):
+            room = ch - steps_height(procedure, index, cw, columns, geometry)
+            if room > 0:
+                options.append(("above", min(MAX_SCALE, cw / w, room / h), columns))
+        # Of this variant's layouts, the one that prints largest (a small chart fills its page).
+        for mode, scale, columns in sorted(options, key=lambda o: -o[1]):
             candidate = Placement(mode, data_url(svg), round(w * scale, 2), round(h * scale, 2),
                                   round(scale, 3), text, columns)
             if scale >= chart.min_scale:
@@ -99,6 +111,9 @@ def place(procedure: model.Procedure, index: Index, paper: Paper, geometry: Geom
             if best is None or scale > best.scale:
                 best = candidate
     # Nothing fits readably: print at the smallest readable scale (the page tests will say so).
+    if best is None:
+        scale = min(chart.min_scale, cw / w)
+        return Placement("above", data_url(svg), round(w * scale, 2), round(h * scale, 2), round(scale, 3), text, 3)
     factor = chart.min_scale / best.scale
     best.width, best.height, best.scale = round(best.width * factor, 2), round(best.height * factor, 2), chart.min_scale
     return best

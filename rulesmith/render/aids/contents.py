@@ -24,6 +24,7 @@ class Entry:
     item: object
     title: str
     condensed: str | None
+    subsections: bool = True
 
     @property
     def full(self) -> bool:
@@ -40,7 +41,7 @@ def planned(game: Game, index: Index, aid: str) -> dict[str, list[Entry]]:
         for entry in getattr(plan, part):
             target = index.targets[entry.show]
             found[part].append(Entry(entry.show, target.kind, target.item, entry.title or target.name,
-                                     entry.condensed))
+                                     entry.condensed, entry.subsections))
     return found
 
 
@@ -64,7 +65,7 @@ def bot_tables(game: Game, index: Index) -> list[model.Table]:
 
 def _entry_keys(game: Game, entry: Entry) -> set[str]:
     keys = {entry.key}
-    if entry.kind == "rule" and entry.full:
+    if entry.kind == "rule" and entry.full and entry.subsections:
         stack = list(entry.item.sections)
         while stack:
             section = stack.pop()
@@ -79,6 +80,7 @@ def shown_keys(game: Game, index: Index, kind: AidKind) -> set[str]:
     """Keys of everything the aid shows with an anchor (references to them get a page number)."""
     if kind.key == "solo-aid":
         keys = {f"procedure:{p.id}" for p in game.procedures} | {f"table:{t.id}" for t in bot_tables(game, index)}
+        keys |= {f"table:{t.id}" for p in game.procedures for t in procedure_tables(game, index, p)}
         for entries in planned(game, index, kind.key).values():
             for entry in entries:
                 keys |= _entry_keys(game, entry)

@@ -45,9 +45,12 @@ def _solo_pages(checked: Checked, ctx: AidContext, paper: Paper, chart_cache: Pa
     """Each procedure with its chart laid out for the page, the tables it uses and its gaps."""
     game, index = checked.game, checked.index
     geo = geometry()
-    pages = []
+    setup = contents.planned(game, index, "solo-aid")["setup"]
+    pages, seen = [], {e.item.id for e in setup if e.kind == "table"}
     for procedure in game.procedures:
         tables = contents.procedure_tables(game, index, procedure)
+        first = [t for t in tables if t.id not in seen]  # the anchor goes on a table's first page
+        seen |= {t.id for t in tables}
         keys = {f"procedure:{procedure.id}"} | {f"table:{t.id}" for t in tables}
         gaps = contents.gaps_in(game, index, keys)
         head = [plain_text(procedure.description or "", index)]
@@ -58,7 +61,8 @@ def _solo_pages(checked: Checked, ctx: AidContext, paper: Paper, chart_cache: Pa
         extras += charts.text_height([plain_text(g["title"] + ": " + g["note"], index) for g in gaps],
                                      paper.content_width, geo) + (4 if gaps else 0)
         placement = charts.place(procedure, index, paper, geo, chart_cache, heading, extras)
-        pages.append({"procedure": procedure, "chart": placement, "tables": tables, "gaps": gaps})
+        pages.append({"procedure": procedure, "chart": placement, "tables": tables, "gaps": gaps,
+                      "anchored": {t.id for t in first}})
     return pages
 
 
@@ -75,8 +79,12 @@ def render_html(checked: Checked, kind: AidKind, paper: Paper, chart_cache: Path
         latest=latest, latest_text=stamp.latest_erratum_text(latest),
         date=latest.date.isoformat() if latest else None, plan=plan,
         site=site or {}, gaps=contents.gaps_in(game, index, shown),
-        procedures=[], bot_tables=[])
+        procedures=[], bot_tables=[], procedure_keys=[])
     if kind.key == "solo-aid":
         variables["procedures"] = _solo_pages(checked, ctx, paper, chart_cache)
-        variables["bot_tables"] = contents.bot_tables(game, index)
+        variables["procedure_keys"] = sorted({g["key"] for page in variables["procedures"] for g in page["gaps"]})
+        used = {t.id for page in variables["procedures"] for t in page["tables"]}
+        used |= {e.item.id for e in plan["setup"] if e.kind == "table"}
+        # The bot's other tables (those its rules use, not a procedure) go on page 1.
+        variables["bot_tables"] = [t for t in contents.bot_tables(game, index) if t.id not in used]
     return environment().get_template(kind.template).render(**variables)
