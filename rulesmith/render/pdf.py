@@ -132,6 +132,7 @@ class Job:
     asked_by: dict = field(default_factory=dict)
     depends: str = ""  # digest of the files the HTML may load
     erratum: str | None = None  # id of the latest erratum that changed this aid (its footer says so)
+    contains: str = ""  # what the aid holds, for the downloads list (templates/pdf/aids.yaml)
 
     @property
     def base_url(self) -> str:
@@ -184,7 +185,7 @@ def jobs_for(checked: list[Checked], charts: dict[str, bytes] | None = None,
                                 path=aid_path(game.id, kind, paper),
                                 html=document.render_html(item, kind, paper, cache, site),
                                 roots=(str(TEMPLATES), str(content_root)), asked_by=asked_by, depends=depends,
-                                erratum=latest.id if latest else None))
+                                erratum=latest.id if latest else None, contains=kind.contains))
     return jobs
 
 
@@ -315,6 +316,6 @@ def build_aids(checked: list[Checked], charts: dict[str, bytes], cache: Path) ->
     aids = {job.path: results[job.path].pdf for job in jobs}
     downloads = [{"game": job.game, "title": job.title, "paper": job.paper, "path": job.path,
                   "pages": results[job.path].pages, "size": human_size(len(results[job.path].pdf)),
-                  "erratum": job.erratum}
+                  "erratum": job.erratum, "contains": job.contains}
                  for job in jobs]
     return aids, downloads

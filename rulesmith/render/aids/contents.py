@@ -25,6 +25,7 @@ class Entry:
     title: str
     condensed: str | None
     subsections: bool = True
+    elsewhere: frozenset = frozenset()  # keys planned as entries of their own: not repeated inside this one
 
     @property
     def full(self) -> bool:
@@ -37,11 +38,12 @@ def planned(game: Game, index: Index, aid: str) -> dict[str, list[Entry]]:
     found: dict[str, list[Entry]] = {part: [] for part in PARTS}
     if plan is None:
         return found
+    own = frozenset(entry.show for part in PARTS for entry in getattr(plan, part))
     for part in PARTS:
         for entry in getattr(plan, part):
             target = index.targets[entry.show]
             found[part].append(Entry(entry.show, target.kind, target.item, entry.title or target.name,
-                                     entry.condensed, entry.subsections))
+                                     entry.condensed, entry.subsections, own - {entry.show}))
     return found
 
 
@@ -69,6 +71,8 @@ def _entry_keys(game: Game, entry: Entry) -> set[str]:
         stack = list(entry.item.sections)
         while stack:
             section = stack.pop()
+            if f"rule:{section.id}" in entry.elsewhere:
+                continue
             keys.add(f"rule:{section.id}")
             stack += section.sections
     if entry.kind == "kind":
