@@ -35,7 +35,7 @@ class Built:
     def __init__(self, checked, cache: Path):
         self.checked, self.cache = checked, cache
         self.charts = flowcharts(checked, cache / "flowcharts")
-        self.jobs = pdf.jobs_for(checked, self.charts)
+        self.jobs = pdf.jobs_for(checked, self.charts, cache / "flowcharts")
         self.results = pdf.render_all(self.jobs, cache / "pdf")
         self.games = {c.game.id: c for c in checked}
 
@@ -157,7 +157,7 @@ def test_a4_and_letter_have_the_same_content(each):
         pairs.setdefault((job.game, job.title), []).append(job)
     for (game, title), (a4, letter) in pairs.items():
         assert content(a4) == content(letter), f"{game} {title}"
-        assert len(content(a4)) > 500
+        assert len(content(a4)) > 300
 
 
 def test_page_count_stays_within_the_budget_of_each_aid(each):
@@ -209,7 +209,7 @@ def test_every_page_has_the_footer(each):
 def test_front_page_says_what_it_covers_and_how_to_print(built):
     front = built.reader("downloads/harbour/rules-summary-a4.pdf").pages[0].extract_text()
     front = " ".join(front.split())
-    for part in ("Harbour Masters", "Rules summary", "0.3.1", "no errata",
+    for part in ("Harbour Masters", "Rules summary", "0.3.1", "e1 of 2025-11-02",
                  "Print at 100 %, duplex, flip on long edge.", "In this summary", "A round at a glance"):
         assert part in front, part
     card = " ".join(built.reader("downloads/harbour/card-reference-a4.pdf").pages[0].extract_text().split())
@@ -340,11 +340,12 @@ def test_cache_key_changes_with_the_game_and_only_its_aids(built, tmp_path):
     shutil.copytree(FIXTURE, tmp_path / "content")
     yaml = tmp_path / "content" / "tiny" / "game.yaml"
     yaml.write_text(yaml.read_text().replace("You win.", "You win at once."))
-    changed = pdf.jobs_for(check_content(tmp_path / "content"), built.charts)
+    changed = pdf.jobs_for(check_content(tmp_path / "content"), built.charts, built.cache / "flowcharts")
     before = {job.path: job.key() for job in built.jobs}
     after = {job.path: job.key() for job in changed}
+    # the card's text is printed in the card reference only (the summary names the card)
     assert [p for p in after if after[p] != before[p]] == [
-        "downloads/tiny/rules-summary-a4.pdf", "downloads/tiny/rules-summary-letter.pdf"]
+        "downloads/tiny/card-reference-a4.pdf", "downloads/tiny/card-reference-letter.pdf"]
 
 
 def test_independent_aids_render_in_a_pool_of_processes(built, tmp_path, monkeypatch):
@@ -384,7 +385,7 @@ def test_layout_check_catches_overflow_small_text_and_a_lost_table_header():
     <table class="nohead"><thead><tr><th>Head</th></tr></thead><tbody>{rows}</tbody></table>"""
     problems = weasy.layout_problems(weasyprint.HTML(string=html).render())
     assert any("runs off the page area" in p for p in problems)
-    assert any("smaller than the minimum" in p for p in problems)
+    assert any("text smaller than" in p for p in problems)
     assert any("wider than its column or cell" in p for p in problems)
     assert any("without its header row" in p for p in problems)
 
@@ -496,7 +497,11 @@ def _pages(pdf_bytes: bytes) -> list[dict]:
             found.append({"size": (round(page.width), round(page.height)),
                           "sizes": [c["size"] for c in page.chars if c["text"].strip()],
                           "bottom": max(bottoms, default=0), "height": page.height,
-                          "text": page.extract_text() or "", "lines": (page.extract_text() or "").splitlines()})
+                          "text": page.extract_text() or "", "lines": (page.extract_text() or "").splitlines(),
+                          # left and right half apart: a two-column list reads column by column
+                          "column_lines": [line for box in ((0, 0, page.width / 2, page.height),
+                                                            (page.width / 2, 0, page.width, page.height))
+                                           for line in (page.crop(box).extract_text() or "").splitlines()]})
     return found
 
 
@@ -537,7 +542,7 @@ def test_no_procedure_is_split_one_starts_each_page(each):
         firsts = [_squash(p["lines"][0]) if p["lines"] else "" for p in pages]
         starts = []
         for procedure in each.game(job).game.procedures:
-            where = [n for n, first in enumerate(firsts, 1) if first == _squash(procedure.title)]
+            where = [n for n, first in enumerate(firsts, 1) if first.startswith(_squash(procedure.title))]
             if len(where) != 1:
                 problems.append(f"{job.path}: {procedure.title!r} starts {len(where)} pages")
             starts += where
@@ -560,9 +565,6 @@ def test_markdown_list_markers_print_as_written(built):
     assert "+ one cargo lost per ship hit" in text
 
 
-TOC_LINE = re.compile(r"^(?P<title>.+?)[ .…]*\s(?P<page>\d+)$")
-
-
 def test_contents_page_numbers_lead_to_the_item(each):
     """Every line of a contents list names an item found on the page it gives."""
     wrong, checked = [], 0
@@ -575,16 +577,19 @@ def test_contents_page_numbers_lead_to_the_item(each):
             titles = [t.title for t in item.game.tables] + [k.plural for k in item.game.kinds]
         else:
             titles = [e.title for e in contents.planned(item.game, item.index, kind.key)["body"]]
-        lines = [line for page in pages[:2] for line in page["lines"]]
+        listed = " ".join(line for page in pages[:2] for line in page["column_lines"])
         for title in titles:
-            line = next((m for m in map(TOC_LINE.match, lines)
-                         if m and _squash(m.group("title")).startswith(_squash(title)[:25])), None)
+            # the title (it may wrap), the leader dots, the page number
+            pattern = r"\s+".join(map(re.escape, title.split())) + r"[\s.…]*?(?P<page>\d+)(?!\d)"
+            line = re.search(pattern, listed)
             if line is None:
                 wrong.append(f"{job.path}: {title!r} not in the contents")
                 continue
             number = int(line.group("page"))
             checked += 1
-            if not 1 <= number <= len(pages) or _squash(title) not in _squash(pages[number - 1]["text"]):
+            on_page = (_squash(pages[number - 1]["text"]) + _squash(" ".join(pages[number - 1]["column_lines"]))
+                       if 1 <= number <= len(pages) else "")
+            if _squash(title) not in on_page:
                 wrong.append(f"{job.path}: {title!r} listed on page {number}")
     assert checked and not wrong, wrong
 
