@@ -54,6 +54,7 @@ class Chart:
 @dataclass(frozen=True)
 class Geometry:
     papers: tuple[Paper, ...]
+    title_pt: float
     body_pt: float
     small_pt: float
     min_text_pt: float
@@ -97,7 +98,7 @@ def geometry() -> Geometry:
     m = data["margin"]
     margin = (m["top"], m["right"], m["bottom"], m["left"])
     papers = tuple(Paper(p["key"], p["name"], p["width"], p["height"], margin) for p in data["papers"])
-    return Geometry(papers, data["body_pt"], data["small_pt"], data["min_text_pt"], data["line_height"],
+    return Geometry(papers, data["title_pt"], data["body_pt"], data["small_pt"], data["min_text_pt"], data["line_height"],
                     data["column_gap_mm"], Chart(**data["chart"]))
 
 
