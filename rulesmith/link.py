@@ -123,11 +123,9 @@ def owned_items(game: Game):
                           ("term", game.glossary), ("gap", game.gaps), ("erratum", game.errata)):
         for item in items:
             yield f"{prefix}:{item.id}", item
-    # Condensed wording on an aid belongs to the item it condenses (its references are that item's).
+    # An aid plan's texts (what it covers, condensed wording) belong to the game, as its description does.
     for plan in game.aids:
-        for entry in plan.sequence + plan.setup + plan.body:
-            if entry.condensed:
-                yield entry.show, entry
+        yield "game", plan
 
 
 def model_texts(value, fmt: model.TextFormat, path: tuple = ()):

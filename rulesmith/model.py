@@ -318,7 +318,8 @@ class AidEntry(Located):
     """One thing printed on a player aid, in the aid's order: a rules section, a table, a
     procedure or a kind's list, in full, or in condensed wording that names what it condenses."""
 
-    show: str = Field(description="kind:id of what is printed: rule:…, table:…, procedure:…, kind:…")
+    show: Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*:[a-z0-9]+(-[a-z0-9]+)*$")] = Field(
+        description="kind:id of what is printed: rule:…, table:…, procedure:…, kind:…")
     title: PlainText | None = Field(default=None, description="Heading instead of the item's own.")
     condensed: Text | None = Field(default=None, description="Condensed wording of `show`, printed "
                                    "instead of its full text; every number in it must occur in that item.")
