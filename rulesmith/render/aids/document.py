@@ -78,7 +78,7 @@ def render_html(checked: Checked, kind: AidKind, paper: Paper, chart_cache: Path
         game=game, index=index, c=ctx, aid=kind, paper=paper, geometry=geometry(),
         latest=latest, latest_text=stamp.latest_erratum_text(latest),
         date=latest.date.isoformat() if latest else None, plan=plan,
-        site=site or {}, gaps=contents.gaps_in(game, index, shown),
+        site=site or {"name": "", "url": ""}, gaps=contents.gaps_in(game, index, shown),
         procedures=[], bot_tables=[], procedure_keys=[])
     if kind.key == "solo-aid":
         variables["procedures"] = _solo_pages(checked, ctx, paper, chart_cache)
