@@ -360,14 +360,15 @@ def expected_outputs(checked, key: str) -> set[str]:
 
 
 def expected_pdfs(content: Path, game_id: str) -> set[str]:
-    """The aids the game's latest erratum changes (render/aid.py: errata_in), in both papers."""
+    """The aids the game's latest erratum changes (render/aids/stamp.py: errata_in), in both papers."""
     from rulesmith.pipeline import check_content
-    from rulesmith.render import aid
+    from rulesmith import aidkinds
+    from rulesmith.render.aids import stamp
 
     checked = next(c for c in check_content(content) if c.game.id == game_id)
     latest = checked.game.latest_erratum()
-    return {aid.aid_path(game_id, kind, paper) for kind in aid.aid_kinds(checked.game) for paper in aid.PAPERS
-            if latest in aid.errata_in(checked, kind)}
+    return {aidkinds.aid_path(game_id, kind, paper) for kind in aidkinds.aid_kinds(checked.game)
+            for paper in aidkinds.geometry().papers if latest in stamp.errata_in(checked, kind)}
 
 
 def measure_erratum(tmp: Path, reps: int, pdfs: bool) -> dict:

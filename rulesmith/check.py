@@ -10,7 +10,8 @@ import re
 from html.parser import HTMLParser
 from dataclasses import dataclass
 
-from . import model, values
+from . import aidkinds, model, values
+from .condensed import unfaithful_numbers
 from .items import all_items
 from .expressions import ExpressionError, evaluate, plain
 from .game import Game
@@ -34,6 +35,7 @@ def check_game(game: Game, index: Index, problems: Problems, today: datetime.dat
     check_examples(game, index, problems)
     check_errata(game, index, problems, today or datetime.date.today())
     check_source_map(game, index, problems)
+    check_aids(game, index, problems)
 
 
 def _items_with_module(game: Game):
@@ -568,3 +570,38 @@ def check_errata(game: Game, index: Index, problems: Problems, today: datetime.d
             problems.add(latest.where("new"),
                          f"erratum '{latest.id}' says {latest.field} is now {latest.new!r}, but the data has {value!r}",
                          "apply the erratum to the data, or correct the record")
+
+
+AID_SHOWABLE = ("rule", "table", "procedure", "kind")
+
+
+def check_aids(game: Game, index: Index, problems: Problems) -> None:
+    """content/<game>/aids.yaml: known aid kinds, once each; every entry shows a rules section,
+    table, procedure or kind that exists; condensed wording keeps every number of its item."""
+    known = {k.key: k for k in aidkinds.kinds()}
+    seen: dict[str, model.AidPlan] = {}
+    for plan in game.aids:
+        kind = known.get(plan.aid)
+        if kind is None or kind.plan == "none":
+            planned = [k for k, v in known.items() if v.plan != "none"]
+            problems.add(plan.where("aid"), f"no aid '{plan.aid}' takes a plan",
+                         nearest(plan.aid, planned) or "aids with a plan: " + ", ".join(planned))
+            continue
+        if plan.aid in seen:
+            problems.add(plan.where("aid"), f"aid '{plan.aid}' is planned twice",
+                         "merge the two plans into one")
+        seen[plan.aid] = plan
+        for part in ("sequence", "setup", "body"):
+            for number, entry in enumerate(getattr(plan, part)):
+                kind_of = entry.show.partition(":")[0]
+                if kind_of not in AID_SHOWABLE or entry.show not in index.targets:
+                    candidates = [k for k in index.targets if k.partition(":")[0] in AID_SHOWABLE]
+                    problems.add(entry.where("show"), f"unknown aid entry '{entry.show}'",
+                                 nearest(entry.show, candidates) or "write rule:<id>, table:<id>, procedure:<id> or kind:<id>")
+                    continue
+                for value in unfaithful_numbers(entry, index):
+                    problems.add(entry._file.find_text(entry._path + ("condensed",), value) if entry._file
+                                 else entry.where("condensed"),
+                                 f"condensed text prints {value}, which {entry.show} does not",
+                                 "condensed wording may drop words, never change a number: "
+                                 "use the number the full item prints")

@@ -32,6 +32,7 @@ class Game:
     errata: list[model.Erratum] = field(default_factory=list)
     source_map: list[model.SourceLines] = field(default_factory=list)
     icons: list[model.Icon] = field(default_factory=list)
+    aids: list[model.AidPlan] = field(default_factory=list)  # what goes on each player aid
     # Files with their own errors: references into them are not reported a second time.
     unreadable: list[str] = field(default_factory=list)  # files that could not be parsed at all
     invalid_ids: set[str] = field(default_factory=set)  # ids declared in files that failed validation
@@ -59,6 +60,9 @@ class Game:
     def section_pages(self) -> dict[str, str]:
         """Section id -> id of the top-level section whose page shows it."""
         return {section.id: page.id for section, page in self.all_sections()}
+
+    def aid_plan(self, aid: str) -> model.AidPlan | None:
+        return next((plan for plan in self.aids if plan.aid == aid), None)
 
     def latest_erratum(self) -> model.Erratum | None:
         return latest_erratum(self.errata)

@@ -119,6 +119,9 @@ def owned_items(game: Game):
     yield "game", game.info
     for _type, key, item in all_items(game):
         yield key, item
+    # An aid plan's texts (what it covers, condensed wording) belong to the game, as its description does.
+    for plan in game.aids:
+        yield "game", plan
 
 
 def model_texts(value, fmt: model.TextFormat, path: tuple = ()):

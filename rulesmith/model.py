@@ -325,6 +325,28 @@ class Icon(Located):
         min_length=1, description="Glyph names under material/templates/.icons, e.g. material/flag.")
 
 
+class AidEntry(Located):
+    """One thing printed on a player aid, in the aid's order: a rules section, a table, a
+    procedure or a kind's list, in full, or in condensed wording that names what it condenses."""
+
+    show: Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*:[a-z0-9]+(-[a-z0-9]+)*$")] = Field(
+        description="kind:id of what is printed: rule:…, table:…, procedure:…, kind:…")
+    title: PlainText | None = Field(default=None, description="Heading instead of the item's own.")
+    condensed: Text | None = Field(default=None, description="Condensed wording of `show`, printed "
+                                   "instead of its full text; every number in it must occur in that item.")
+    subsections: bool = Field(default=True, description="For a rules section: print its subsections too.")
+
+
+class AidPlan(Located):
+    """What goes on one aid of a game, and in what order (the aid kinds are templates/pdf/aids.yaml)."""
+
+    aid: Id = Field(description="The aid kind: rules-summary, solo-aid or card-reference.")
+    covers: Text = Field(default="", description="What the aid covers, on its first page.")
+    sequence: list[AidEntry] = Field(default=[], description="The round/turn sequence at a glance (page 1).")
+    setup: list[AidEntry] = Field(default=[], description="Set-up, with player-count changes (page 1).")
+    body: list[AidEntry] = Field(default=[], description="Then, in this order: the rules and tables looked up in play.")
+
+
 class Defaults(Strict):
     kind: Id | None = None
     module: Id | None = None
@@ -351,10 +373,11 @@ class ContentFile(Strict):
     errata: list[Erratum] = []
     source_map: list[SourceLines] = []
     icons: list[Icon] = []
+    aids: list[AidPlan] = []
 
 
 COLLECTIONS = ("modules", "kinds", "sections", "entities", "tables", "procedures", "examples",
-               "glossary", "gaps", "errata", "source_map", "icons")
+               "glossary", "gaps", "errata", "source_map", "icons", "aids")
 
 
 def text_fields(cls: type[BaseModel], fmt: TextFormat) -> list[str]:

@@ -453,8 +453,8 @@ def test_pdfs_after_one_erratum_rerender_only_that_games_aids(capsys, content, t
     assert add(capsys, content, "alpha", "interpol", "cost", "4", "--date", "2026-03-01")[0] == 0
     after = player_aids(content, cache)
     assert after.keys() == pdfs.keys()
-    # Interpol is in alpha's rules summary, not in its solo aid: only the summaries change.
-    summaries = {p for p in alpha if "rules-summary" in p}
+    # Interpol is in alpha's card reference, not in its solo aid: only the card references change.
+    summaries = {p for p in alpha if "card-reference" in p}
     assert summaries and summaries != alpha
     assert {p for p in pdfs if pdfs[p] != after[p]} == summaries
     # beta's aids came from the cache: no cache entry was rewritten, and the new entries are alpha's
@@ -465,7 +465,7 @@ def test_pdfs_after_one_erratum_rerender_only_that_games_aids(capsys, content, t
 
     from pypdf import PdfReader
 
-    summary = next(p for p in alpha if "rules-summary" in p)
+    summary = next(p for p in alpha if "card-reference" in p)
     text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(after[summary])).pages)
     assert "Changed by erratum e1" in text  # the marker on the card
     assert "e1" in text and "2026-03-01" in text  # stamped with the latest erratum
@@ -482,20 +482,20 @@ def test_full_build_with_pdfs_after_one_erratum(capsys, content, tmp_path):
     timings = build_site(content, tmp_path, pdfs=True, cache=cache)
     after = {str(p.relative_to(site)): p.read_bytes() for p in (site / "downloads").rglob("*.pdf")}
     assert after.keys() == before.keys()
-    assert {p for p in before if before[p] != after[p]} == {p for p in before if p.startswith("downloads/alpha/rules-summary")}
+    assert {p for p in before if before[p] != after[p]} == {p for p in before if p.startswith("downloads/alpha/card-reference")}
     print(f"rebuild after one erratum, with PDFs: {sum(timings.values()):.2f} s", timings)
 
 
 def aid_html(content: Path, game_id: str, kind, cache: Path) -> str:
-    from rulesmith.build import flowcharts
-    from rulesmith.render import aid
+    from rulesmith.aidkinds import geometry
+    from rulesmith.render.aids import document
 
     checked = {c.game.id: c for c in check_content(content)}
-    return aid.render_html(checked[game_id], kind, aid.PAPERS[0], flowcharts(list(checked.values()), cache))
+    return document.render_html(checked[game_id], kind, geometry().papers[0], cache / "flowcharts")
 
 
 @pytest.mark.parametrize("target, field, value, changes_solo_aid", [
-    ("interpol", "fields.cost", "4", False),  # shown only in the rules summary
+    ("interpol", "fields.cost", "4", False),  # shown only in the card reference
     ("dice", "rows.2.extra", "5", False),  # not one of the bot's tables
     ("spy", "definition", "To look at a hand in secret.", False),  # a glossary term
     ("embassy", "name", "Grand Embassy", True),  # the bot's flowchart names it
@@ -506,21 +506,24 @@ def aid_html(content: Path, game_id: str, kind, cache: Path) -> str:
 def test_an_aid_is_stamped_only_by_the_errata_that_change_it(capsys, content, tmp_path, target, field, value, changes_solo_aid):
     """The solo aid keeps its stamp and its bytes when an erratum changes nothing it shows, and
     every erratum that does change its HTML is one it is stamped with (errata_in is never short)."""
-    from rulesmith.render import aid
+    from rulesmith.aidkinds import kind
+    from rulesmith.render.aids import stamp
 
     cache = tmp_path / "cache"
-    before = aid_html(content, "alpha", aid.SOLO_AID, cache)
+    kinds = (kind("solo-aid"), kind("card-reference"))
+    before = {k.key: aid_html(content, "alpha", k, cache) for k in kinds}
     code, _out, err = add(capsys, content, "alpha", target, field, value, "--date", "2026-03-01", "--id", "e9")
     assert code == 0, err
-    after = aid_html(content, "alpha", aid.SOLO_AID, cache)
     checked = {c.game.id: c for c in check_content(content)}["alpha"]
-    stamped = [e.id for e in aid.errata_in(checked, aid.SOLO_AID)]
-    assert ("e9" in stamped) == changes_solo_aid
-    if "e9" not in stamped:
-        assert after == before
-    else:
-        assert "e9" in after and after != before
-    assert "e9" in [e.id for e in aid.errata_in(checked, aid.RULES_SUMMARY)]
+    for k in kinds:
+        after = aid_html(content, "alpha", k, cache)
+        stamped = [e.id for e in stamp.errata_in(checked, k)]
+        if k.key == "solo-aid":
+            assert ("e9" in stamped) == changes_solo_aid
+        if "e9" not in stamped:
+            assert after == before[k.key], k.key
+        else:
+            assert "e9" in after and after != before[k.key], k.key
 
 
 # ---------------------------------------------------------------- the real content
@@ -554,9 +557,10 @@ def test_an_erratum_on_the_real_content(capsys, tmp_path, game_id):
     new = old + 1 if spec.max is None or old + 1 <= spec.max else old - 1
     file = Path(entity.where("fields", spec.id)[0])
     before = file.read_text().splitlines()
-    from rulesmith.render import aid
+    from rulesmith.aidkinds import kind
+    from rulesmith.render.aids import stamp
 
-    solo_before = aid_html(copy, game_id, aid.SOLO_AID, tmp_path / "cache") if checked.game.procedures else None
+    solo_before = aid_html(copy, game_id, kind("solo-aid"), tmp_path / "cache") if checked.game.procedures else None
     code, out, err = add(capsys, copy, game_id, f"{entity.kind}:{entity.id}", f"fields.{spec.id}", str(new),
                          "--id", "test-erratum")
     if code != 0 and "erratum not applied" in err:
@@ -571,6 +575,6 @@ def test_an_erratum_on_the_real_content(capsys, tmp_path, game_id):
     assert "· test-erratum {#erratum-test-erratum}" in (tmp_path / "work" / "docs" / game_id / "changelog.md").read_text()
     if solo_before is not None:  # the solo aid is re-rendered only if the erratum changes it
         [checked] = check_content(copy)
-        solo_after = aid_html(copy, game_id, aid.SOLO_AID, tmp_path / "cache")
-        if "test-erratum" not in [e.id for e in aid.errata_in(checked, aid.SOLO_AID)]:
+        solo_after = aid_html(copy, game_id, kind("solo-aid"), tmp_path / "cache")
+        if "test-erratum" not in [e.id for e in stamp.errata_in(checked, kind("solo-aid"))]:
             assert solo_after == solo_before

@@ -47,9 +47,14 @@ def numbering(procedure: model.Procedure) -> dict[str, int]:
     return {node.id: number for number, node in enumerate(procedure.nodes, start=1)}
 
 
-def to_dot(procedure: model.Procedure, index: Index) -> str:
+def to_dot(procedure: model.Procedure, index: Index, rankdir: str = "TB", wrap: int = WRAP,
+           font_pt: float = 11, edge_pt: float = 10, text: bool = True, compact: bool = False) -> str:
+    """DOT for a procedure. The defaults are the site's chart; a player aid may lay the same
+    chart out for its page: left to right, narrower labels, or (text=False) step numbers only,
+    the steps' text then being printed beside the chart."""
     numbers = numbering(procedure)
-    nodes = [{"id": n.id, "type": n.type, "number": numbers[n.id], "label": _label(n.text, index)}
+    nodes = [{"id": n.id, "type": n.type, "number": numbers[n.id],
+              "label": _label(n.text, index, wrap) if text else ""}
              for n in procedure.nodes]
     edges = []
     for node in procedure.nodes:
@@ -58,7 +63,9 @@ def to_dot(procedure: model.Procedure, index: Index) -> str:
         for branch in node.branches:
             edges.append({"source": node.id, "target": branch.to,
                           "label": _label(branch.when, index, 18)})
-    return _template().render(procedure_id=procedure.id, nodes=nodes, edges=edges)
+    return _template().render(procedure_id=procedure.id, nodes=nodes, edges=edges, rankdir=rankdir,
+                              font_pt=font_pt, edge_pt=edge_pt,
+                              spacing=("0.2", "0.25") if compact else ("0.35", "0.4"), compact=compact)
 
 
 @lru_cache(maxsize=1)

@@ -1,4 +1,4 @@
-"""Player aids, PDF side: HTML from render/aid.py to PDF with WeasyPrint, sandboxed, cached, parallel.
+"""Player aids, PDF side: HTML from render/aids/ to PDF with WeasyPrint, sandboxed, cached, parallel.
 
 - Sandboxed: WeasyPrint fetches only files under templates/ and content/ and data: URLs. Any
   other URL (http, https, file:// elsewhere) stops the build with a AidError naming the
@@ -34,7 +34,10 @@ from ..link import texts
 from ..project import templates
 from ..pipeline import Checked
 from ..problems import ContentError, Problem
-from . import aid
+from ..aidkinds import aid_kinds, aid_path, geometry
+from ..project import project_of_content
+from .aids import document, pagerefs, stamp
+from .weasy import anchor_pages, fill_page_numbers, layout_problems
 
 TEMPLATES = templates()
 WORKERS = 2
@@ -129,6 +132,7 @@ class Job:
     asked_by: dict = field(default_factory=dict)
     depends: str = ""  # digest of the files the HTML may load
     erratum: str | None = None  # id of the latest erratum that changed this aid (its footer says so)
+    contains: str = ""  # what the aid holds, for the downloads list (templates/pdf/aids.yaml)
 
     @property
     def base_url(self) -> str:
@@ -151,70 +155,6 @@ class Rendered:
     layout: list[str] = field(default_factory=list)  # layout_problems(): should stay empty
 
 
-MIN_TEXT_PX = 8 * 96 / 72  # 8 pt
-TOLERANCE = 2.0  # px (0.5 mm): WeasyPrint lets a bordered inline box at a line end overhang by ~1 px
-
-
-def layout_problems(document: weasyprint.Document) -> list[str]:
-    """What a reader would find cut, cramped or lost, from WeasyPrint's layout boxes: anything
-    painted (text, images, borders, backgrounds) outside the page area (margin boxes: outside
-    the page) or wider than the column or cell it sits in, text smaller than 8 pt, a table
-    continued on a page without its header row."""
-    from weasyprint.formatting_structure import boxes
-
-    found = []
-
-    def describe(box) -> str:
-        text = getattr(box, "text", None)
-        if text is None:
-            text = " ".join(b.text for b in box.descendants() if isinstance(b, boxes.TextBox))
-        return f"<{box.element_tag or type(box).__name__}> {text.strip()[:50]!r}"
-
-    def paints(box) -> bool:
-        """Text, images, and boxes with a border or a background: what shows on paper (an
-        empty block's extent past the page shows nothing)."""
-        if isinstance(box, (boxes.TextBox, boxes.ReplacedBox)):
-            return True
-        style = box.style
-        visible_border = any(style[f"border_{side}_width"] and style[f"border_{side}_style"] not in ("none", "hidden")
-                             for side in ("top", "right", "bottom", "left"))
-        return visible_border or style["background_color"].alpha > 0
-
-    def walk(box, page: int, area, block) -> None:
-        if isinstance(box, boxes.TextBox) and box.text.strip() and box.style["font_size"] < MIN_TEXT_PX - 0.01:
-            found.append(f"page {page}: text smaller than 8 pt ({box.style['font_size'] * 0.75:.1f} pt): {describe(box)}")
-        if paints(box) and getattr(box, "width", None) is not None and getattr(box, "position_x", None) is not None:
-            x, y = box.border_box_x(), box.border_box_y()
-            right, bottom = x + box.border_width(), y + box.border_height()
-            if box.border_width() > 0 and box.border_height() > 0:
-                if x < area[0] - TOLERANCE or right > area[2] + TOLERANCE or y < area[1] - TOLERANCE \
-                        or bottom > area[3] + TOLERANCE:
-                    found.append(f"page {page}: {describe(box)} runs off the page area "
-                                 f"({x:.0f},{y:.0f})-({right:.0f},{bottom:.0f}) outside "
-                                 f"({area[0]:.0f},{area[1]:.0f})-({area[2]:.0f},{area[3]:.0f})")
-                elif block is not None and right > block[1] + TOLERANCE:
-                    found.append(f"page {page}: {describe(box)} is {right - block[1]:.1f}px wider than its column or cell")
-        if isinstance(box, boxes.TableBox):
-            groups = [g for g in box.children if isinstance(g, boxes.TableRowGroupBox)]
-            source_has_header = any(getattr(child, "tag", None) == "thead" for child in box.element) \
-                if box.element is not None else False
-            if source_has_header and groups and not any(g.is_header for g in groups):
-                found.append(f"page {page}: table continued without its header row: {describe(box)}")
-        if isinstance(box, boxes.BlockContainerBox) and getattr(box, "width", None) is not None:
-            block = (box.padding_box_x(), box.content_box_x() + box.width)
-        for child in getattr(box, "children", []):
-            walk(child, page, area, block)
-
-    for number, page in enumerate(document.pages, start=1):
-        page_box = page._page_box
-        area = (page_box.content_box_x(), page_box.content_box_y(),
-                page_box.content_box_x() + page_box.width, page_box.content_box_y() + page_box.height)
-        whole = (0, 0, page_box.margin_width(), page_box.margin_height())
-        for child in page_box.children:
-            walk(child, number, whole if isinstance(child, boxes.MarginBox) else area, None)
-    return found
-
-
 def _digest_files(*folders: Path, skip: tuple[str, ...] = ()) -> str:
     digest = hashlib.sha256()
     for folder in folders:
@@ -223,25 +163,38 @@ def _digest_files(*folders: Path, skip: tuple[str, ...] = ()) -> str:
     return digest.hexdigest()
 
 
-def jobs_for(checked: list[Checked], charts: dict[str, bytes]) -> list[Job]:
-    """Every aid of every game, in both paper sizes, with its HTML."""
+def jobs_for(checked: list[Checked], charts: dict[str, bytes] | None = None,
+             chart_cache: Path | None = None) -> list[Job]:
+    """Every aid of every game, in both paper sizes, with its HTML. `chart_cache` holds the
+    flowcharts laid out again for the page (default: the project's cache)."""
     templates = _digest_files(TEMPLATES / "pdf", TEMPLATES / "fonts")
     jobs = []
     for item in checked:
         game = item.game
         content_root = game.folder.resolve().parent
+        project = project_of_content(content_root)
+        cache = chart_cache or project.cache / "flowcharts"
+        site = _site(project)
         # The YAML is already in the HTML; only other files of the game folder (images) may be loaded.
         depends = templates + _digest_files(game.folder, skip=(".yaml", ".yml"))
         asked_by = urls_in_content(item)
-        for kind in aid.aid_kinds(game):
-            latest = aid.latest_erratum_in(item, kind)
-            for paper in aid.PAPERS:
+        for kind in aid_kinds(game):
+            latest = stamp.latest_erratum_in(item, kind)
+            for paper in geometry().papers:
                 jobs.append(Job(game=game.id, title=kind.title, paper=paper.name,
-                                path=aid.aid_path(game.id, kind, paper),
-                                html=aid.render_html(item, kind, paper, charts),
+                                path=aid_path(game.id, kind, paper),
+                                html=document.render_html(item, kind, paper, cache, site),
                                 roots=(str(TEMPLATES), str(content_root)), asked_by=asked_by, depends=depends,
-                                erratum=latest.id if latest else None))
+                                erratum=latest.id if latest else None, contains=kind.contains))
     return jobs
+
+
+def _site(project) -> dict:
+    """The reference site's name and address (MkDocs' site_name and site_url), for page 1."""
+    from ..mkdocs_config import settings
+
+    config = settings(project)
+    return {"name": config.get("site_name", ""), "url": config.get("site_url") or ""}
 
 
 class _Collect(logging.Handler):
@@ -256,7 +209,7 @@ class _Collect(logging.Handler):
 def render_document(job: Job) -> weasyprint.Document:
     """Lay out one aid (a WeasyPrint Document) with its page numbers filled in; raises
     AidError for a refused URL. One layout, unless a page number does not fit its
-    placeholder (see aid.py, "page numbers"); then the numbers go into the HTML and the aid is
+    placeholder (see aids/pagerefs.py); then the numbers go into the HTML and the aid is
     laid out again until they stop moving."""
     fetcher = SandboxFetcher(job.roots, job.asked_by, aid_name=f"{job.title} ({job.path})")
     document = _layout(job, job.html, fetcher)
@@ -264,92 +217,12 @@ def render_document(job: Job) -> weasyprint.Document:
     if fill_page_numbers(document, pages):
         return document
     for _attempt in range(4):
-        document = _layout(job, aid.number_pages(job.html, pages), fetcher)
+        document = _layout(job, pagerefs.number_pages(job.html, pages), fetcher)
         found = anchor_pages(document)
         if found == pages:
             break
         pages = found
     return document
-
-
-def anchor_pages(document: weasyprint.Document) -> dict[str, int]:
-    """The page (from 1) every anchor of the aid landed on."""
-    return {name: number for number, page in enumerate(document.pages, start=1) for name in page.anchors}
-
-
-def fill_page_numbers(document: weasyprint.Document, pages: dict[str, int]) -> bool:
-    """Write the page numbers into the laid-out placeholders, in place, as if they had been
-    laid out: a number narrower than its placeholder pulls the rest of its line back (or, for
-    an end-aligned one such as in the contents list, sits at the placeholder's end). False,
-    with the document unchanged, when a number is wider than its placeholder. Relies on
-    WeasyPrint 70 drawing a TextBox from its pango_layout's text and positions."""
-    from weasyprint.anchors import gather_anchors
-
-    placeholders = _placeholders(document)
-    texts = [aid.page_number_text(pages.get(box.element.get("data-for"))) for box, _line in placeholders]
-    widths = [(box.width, _text_width(box, text)) for (box, _line), text in zip(placeholders, texts)]
-    if any(box.text != aid.PLACEHOLDER for box, _line in placeholders) or any(new > old + 0.1 for old, new in widths):
-        return False
-    for (box, line), text, (old, new) in zip(placeholders, texts, widths):
-        box.text = box.pango_layout.text = text
-        shift = old - new
-        if box.element.get("data-align") == "end":
-            box.translate(dx=shift)
-        else:
-            _pull_back(line, box, box.position_x + old, shift)
-        box.width = new
-    for page in document.pages:  # link areas and anchors from the new positions
-        page.anchors, page.links, page.bookmarks, page.forms = {}, [], [], {None: []}
-        gather_anchors(page._page_box, page.anchors, page.links, page.bookmarks, page.forms)
-    return True
-
-
-def _placeholders(document: weasyprint.Document) -> list[tuple]:
-    """Every laid-out page-number placeholder: (its text box, [its line box, …, its parent])."""
-    from weasyprint.formatting_structure import boxes
-
-    found = []
-
-    def walk(box, line: list) -> None:
-        if isinstance(box, boxes.LineBox):
-            line = [box]
-        elif line:
-            line = line + [box]
-        if isinstance(box, boxes.TextBox):
-            if box.element_tag == "span" and box.element is not None \
-                    and aid.PAGEREF_CLASS in (box.element.get("class") or "").split():
-                found.append((box, line[:-1]))
-            return
-        for child in getattr(box, "children", ()):
-            walk(child, line)
-
-    for page in document.pages:
-        walk(page._page_box, [])
-    return found
-
-
-def _text_width(box, text: str) -> float:
-    """The width (px) that `text` would take in the text box's style."""
-    from weasyprint.text.line_break import line_size
-
-    placeholder = box.pango_layout.text
-    box.pango_layout.text = text
-    box.pango_layout.reactivate(box.style)
-    width = line_size(box.pango_layout.get_first_line()[0], box.style)[0]
-    box.pango_layout.deactivate()
-    box.pango_layout.text = placeholder
-    return width
-
-
-def _pull_back(line: list, box, end: float, shift: float) -> None:
-    """Move what follows the text box on its line left by `shift` and narrow the inline boxes
-    that hold it: the line then reads as if the shorter text had been laid out."""
-    for parent, inner in zip(line, line[1:] + [box]):
-        for child in parent.children:
-            if child is not inner and child.position_x >= end - 0.01:
-                child.translate(dx=-shift)
-        if parent is not line[0]:
-            parent.width -= shift
 
 
 def _layout(job: Job, html: str, fetcher: SandboxFetcher) -> weasyprint.Document:
@@ -438,11 +311,11 @@ def human_size(size: int) -> str:
 
 def build_aids(checked: list[Checked], charts: dict[str, bytes], cache: Path) -> tuple[dict[str, bytes], list[dict]]:
     """Every player aid: {site path: PDF bytes} and the downloads list for the site's pages."""
-    jobs = jobs_for(checked, charts)
+    jobs = jobs_for(checked, charts, cache.parent / "flowcharts")
     results = render_all(jobs, cache)
     aids = {job.path: results[job.path].pdf for job in jobs}
     downloads = [{"game": job.game, "title": job.title, "paper": job.paper, "path": job.path,
                   "pages": results[job.path].pages, "size": human_size(len(results[job.path].pdf)),
-                  "erratum": job.erratum}
+                  "erratum": job.erratum, "contains": job.contains}
                  for job in jobs]
     return aids, downloads

@@ -1,0 +1,119 @@
+"""Flowcharts laid out for the page: one procedure per page, chart and numbered steps together,
+never split, never scaled so that node text prints below the geometry's min_font_pt.
+
+The chart is laid out again for the page where the site's layout does not fit: narrower labels,
+left to right, or, for a chart too big to print readably with its text, the step numbers only
+(the numbered steps beside it carry the text). Sizes are estimates from the one print geometry
+(aidkinds.geometry()); the PDF tests measure the result from the text layer.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ... import model
+from ...aidkinds import PT_PER_MM, Geometry, Paper
+from ...link import Index
+from ..flowchart import render_svg, to_dot
+from ..markup import plain_text
+
+SIZE = re.compile(r'<svg\b[^>]*?width="([\d.]+)pt"[^>]*?height="([\d.]+)pt"', re.S)
+CAPTION_MM = 2
+SAFETY = 0.93  # the heights are estimates: keep a margin so a page never runs over
+MAX_SCALE = 1.25  # a small chart may grow to fill its page
+STEPS_MIN_MM = 62  # the narrowest column of numbered steps beside a chart
+
+
+@dataclass
+class Placement:
+    mode: str  # beside (steps in a column right of the chart) | above (steps below, two columns)
+    src: str  # data: URL of the SVG
+    width: float  # mm, as printed
+    height: float
+    scale: float
+    text: bool  # node text in the chart (False: step numbers only)
+    steps_columns: int
+
+
+def size_pt(svg: bytes) -> tuple[float, float]:
+    match = SIZE.search(svg.decode("utf-8"))
+    return float(match.group(1)), float(match.group(2))
+
+
+def data_url(svg: bytes) -> str:
+    return "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii")
+
+
+def _lines(text: str, width_mm: float, pt: float) -> int:
+    per_line = max(10, width_mm / (pt * 0.55 / PT_PER_MM))
+    return sum(math.ceil(max(1, len(part)) / per_line) for part in text.split("\n") if part.strip()) or 1
+
+
+def text_height(texts: list[str], width_mm: float, geometry: Geometry, gap_mm: float = 1.0) -> float:
+    """A generous estimate (mm) of paragraphs of body text set in a column of this width."""
+    return sized_text_height(texts, width_mm, geometry.body_pt, geometry.line_height, gap_mm)
+
+
+def sized_text_height(texts: list[str], width_mm: float, pt: float, line_height: float, gap_mm: float) -> float:
+    line = pt * line_height / PT_PER_MM
+    return sum(_lines(t, width_mm, pt) * line + gap_mm for t in texts if t)
+
+
+def step_texts(procedure: model.Procedure, index: Index) -> list[str]:
+    return [f"00 {plain_text(node.text, index)}" + "".join(f" {b.when} → 00 ·" for b in node.branches)
+            for node in procedure.nodes]
+
+
+def steps_height(procedure: model.Procedure, index: Index, width_mm: float, columns: int,
+                 geometry: Geometry) -> float:
+    gap = geometry.column_gap_mm
+    column = (width_mm - gap * (columns - 1)) / columns - 6
+    # The steps are set at small_pt (print.css.j2: .steps).
+    texts = step_texts(procedure, index)
+    return sized_text_height(texts, column, geometry.small_pt, geometry.line_height, 0.8) / columns * 1.12 + 3
+
+
+def place(procedure: model.Procedure, index: Index, paper: Paper, geometry: Geometry, cache: Path,
+          heading_mm: float, extras_mm: float) -> Placement:
+    """The best layout of the procedure's chart on one page below its heading (`heading_mm`) and
+    above what follows the steps (`extras_mm`: the tables it uses, its gaps): the first variant
+    whose node text prints at min_font_pt or more, beside its steps or above them."""
+    chart = geometry.chart
+    cw = paper.content_width
+    ch = (paper.content_height - heading_mm - extras_mm - CAPTION_MM) * SAFETY
+    gap = geometry.column_gap_mm
+    variants = [("TB", chart.wrap, True), ("TB", chart.wrap_wide, True), ("LR", chart.wrap_wide, True),
+                ("TB", chart.wrap, False), ("LR", chart.wrap, False)]
+    best = None
+    for rankdir, wrap, text in variants:
+        svg = render_svg(to_dot(procedure, index, rankdir=rankdir, wrap=wrap, font_pt=chart.font_pt,
+                                edge_pt=chart.edge_pt, text=text, compact=not text), cache)
+        w, h = (v / PT_PER_MM for v in size_pt(svg))
+        options = []
+        # Beside: the chart as large as it may be, the steps in the rest of the width.
+        scale = min(MAX_SCALE, ch / h, (cw - STEPS_MIN_MM - gap) / w)
+        if steps_height(procedure, index, cw - w * scale - gap, 1, geometry) <= ch:
+            options.append(("beside", scale, 1))
+        for columns in (2, 3):
+            room = ch - steps_height(procedure, index, cw, columns, geometry)
+            if room > 0:
+                options.append(("above", min(MAX_SCALE, cw / w, room / h), columns))
+        # Of this variant's layouts, the one that prints largest (a small chart fills its page).
+        for mode, scale, columns in sorted(options, key=lambda o: -o[1]):
+            candidate = Placement(mode, data_url(svg), round(w * scale, 2), round(h * scale, 2),
+                                  round(scale, 3), text, columns)
+            if scale >= chart.min_scale:
+                return candidate
+            if best is None or scale > best.scale:
+                best = candidate
+    # Nothing fits readably: print at the smallest readable scale (the page tests will say so).
+    if best is None:
+        scale = min(chart.min_scale, cw / w)
+        return Placement("above", data_url(svg), round(w * scale, 2), round(h * scale, 2), round(scale, 3), text, 3)
+    factor = chart.min_scale / best.scale
+    best.width, best.height, best.scale = round(best.width * factor, 2), round(best.height * factor, 2), chart.min_scale
+    return best

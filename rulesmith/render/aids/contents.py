@@ -1,0 +1,126 @@
+"""What goes on each aid: the game's plan (content/<game>/aids.yaml) for the rules summary and
+the bot's set-up; every procedure and the tables it uses for the solo aid; every entity list and
+table for the card reference. The aid kind (templates/pdf/aids.yaml) says which of these it is."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ... import model
+from ...aidkinds import AidKind
+from ...game import Game
+from ...link import Index
+from ..site import gaps_of
+
+PARTS = ("sequence", "setup", "body")
+
+
+@dataclass
+class Entry:
+    """One planned item, resolved: what it is, its heading, and its condensed wording if any."""
+
+    key: str
+    kind: str  # rule | table | procedure | kind
+    item: object
+    title: str
+    condensed: str | None
+    subsections: bool = True
+    elsewhere: frozenset = frozenset()  # keys planned as entries of their own: not repeated inside this one
+
+    @property
+    def full(self) -> bool:
+        return self.condensed is None
+
+
+def planned(game: Game, index: Index, aid: str) -> dict[str, list[Entry]]:
+    """The plan of an aid, part by part (sequence, setup, body), resolved against the index."""
+    plan = game.aid_plan(aid)
+    found: dict[str, list[Entry]] = {part: [] for part in PARTS}
+    if plan is None:
+        return found
+    own = frozenset(entry.show for part in PARTS for entry in getattr(plan, part))
+    for part in PARTS:
+        for entry in getattr(plan, part):
+            target = index.targets[entry.show]
+            found[part].append(Entry(entry.show, target.kind, target.item, entry.title or target.name,
+                                     entry.condensed, entry.subsections, own - {entry.show}))
+    return found
+
+
+def procedure_tables(game: Game, index: Index, procedure: model.Procedure) -> list[model.Table]:
+    """The tables a procedure refers to, in file order."""
+    key = f"procedure:{procedure.id}"
+    return [t for t in game.tables if key in index.backlinks.get(f"table:{t.id}", [])]
+
+
+def bot_tables(game: Game, index: Index) -> list[model.Table]:
+    """The tables the solo bot needs, in file order: those a procedure refers to, and those the
+    solo rules refer to (the rules pages, with their subsections, that mention a procedure)."""
+    procedures = {f"procedure:{p.id}" for p in game.procedures}
+    mentions = {owner for key in procedures for owner in index.backlinks.get(key, [])}
+    solo_pages = {page.id for section, page in game.all_sections() if f"rule:{section.id}" in mentions}
+    solo_rules = {f"rule:{section.id}" for section, page in game.all_sections() if page.id in solo_pages}
+    return [table for table in game.tables
+            if any(owner in procedures or owner in solo_rules
+                   for owner in index.backlinks.get(f"table:{table.id}", []))]
+
+
+def _entry_keys(game: Game, entry: Entry) -> set[str]:
+    keys = {entry.key}
+    if entry.kind == "rule" and entry.full and entry.subsections:
+        stack = list(entry.item.sections)
+        while stack:
+            section = stack.pop()
+            if f"rule:{section.id}" in entry.elsewhere:
+                continue
+            keys.add(f"rule:{section.id}")
+            stack += section.sections
+    if entry.kind == "kind":
+        keys |= {f"{e.kind}:{e.id}" for e in game.entities_of(entry.item.id)}
+    return keys
+
+
+def shown_keys(game: Game, index: Index, kind: AidKind) -> set[str]:
+    """Keys of everything the aid shows with an anchor (references to them get a page number)."""
+    if kind.key == "solo-aid":
+        keys = {f"procedure:{p.id}" for p in game.procedures} | {f"table:{t.id}" for t in bot_tables(game, index)}
+        keys |= {f"table:{t.id}" for p in game.procedures for t in procedure_tables(game, index, p)}
+        for entries in planned(game, index, kind.key).values():
+            for entry in entries:
+                keys |= _entry_keys(game, entry)
+        return keys
+    if kind.key == "card-reference":
+        return ({f"table:{t.id}" for t in game.tables} | {f"{e.kind}:{e.id}" for e in game.entities}
+                | {f"kind:{k.id}" for k in game.kinds})
+    keys: set[str] = set()
+    for entries in planned(game, index, kind.key).values():
+        for entry in entries:
+            keys |= _entry_keys(game, entry)
+    return keys
+
+
+def listed_names(game: Game, index: Index, kind: AidKind) -> list[str]:
+    """Headings of everything the aid lists (the tests look for each in the text layer)."""
+    if kind.key == "solo-aid":
+        return [p.title for p in game.procedures] + [t.title for t in bot_tables(game, index)]
+    if kind.key == "card-reference":
+        return [t.title for t in game.tables] + [k.plural for k in game.kinds if game.entities_of(k.id)]
+    return [entry.title for entries in planned(game, index, kind.key).values() for entry in entries]
+
+
+def gaps_in(game: Game, index: Index, keys: set[str]) -> list[dict]:
+    """The gaps in the source that affect these items: their own, and stand-alone gaps they refer
+    to or that refer to them."""
+    found = []
+    for gap in gaps_of(game):
+        key = gap["key"]
+        if key in keys or (key.startswith("gap:") and (
+                any(owner in keys for owner in index.backlinks.get(key, []))
+                or any(k in keys for k in _gap_refs(index, key)))):
+            found.append(gap)
+    return found
+
+
+def _gap_refs(index: Index, gap_key: str) -> list[str]:
+    """Items a stand-alone gap's own text refers to."""
+    return [target for target, owners in index.backlinks.items() if gap_key in owners]

@@ -1,0 +1,113 @@
+"""What an aid's template may ask about the content on paper: a reference is an in-document link
+when its target is on this aid (with its page number), plain text otherwise; an unknown or
+doubtful printed value is a compact mark that the legend on page 1 explains once."""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+
+from ... import model
+from ...game import Game
+from ...link import Index
+from .. import layout
+from ..markup import escape_inline, icon_html, render_text
+from ..site import PageContext
+from .charts import _lines
+
+# One mark per status, explained once in each aid's legend (words carry it, not colour).
+MARKS = {"missing": "?", "unverified": "!", "reconstructed": "r", "contradictory": "≠"}
+
+
+class AidContext(PageContext):
+    def __init__(self, game: Game, index: Index, anchors: set[str]):
+        super().__init__(game, index, page="")
+        self.anchors = anchors
+
+    @staticmethod
+    def anchor(key: str) -> str:
+        return "x-" + key.replace(":", "--")
+
+    def href(self, key: str) -> str | None:
+        return "#" + self.anchor(key) if key in self.anchors else None
+
+    def md(self, text: str | None) -> str:
+        return render_text(text or "", self.index, self.href, icon=self.icon)
+
+    def icon(self, name: str) -> str:
+        return titled(icon_html(self.index, name), self.index.icons[name]["label"])
+
+    def marker(self, status: str, note: str, short: bool = False) -> str:
+        mark = MARKS.get(status, "?")
+        return f'<span class="rs-gap rs-gap--{status}">{html.escape(mark)}</span>'
+
+    def legend(self) -> list[tuple[str, str]]:
+        """(mark, meaning) for the legend, in a fixed order."""
+        return [(MARKS[s], layout.STATUS_LABELS[s]) for s in MARKS]
+
+    def ref(self, key: str) -> str:
+        shown = escape_inline(self.index.name(key))
+        url = self.href(key)
+        return f"[{shown}]({url})" if url else shown
+
+    def kind_of(self, entity: model.Entity) -> model.Kind:
+        return self.game.kind(entity.kind)
+
+    def known(self, kind: model.Kind) -> int:
+        return len([e for e in self.game.entities_of(kind.id) if e.status != "missing"])
+
+    def split_fields(self, entity: model.Entity, text: bool):
+        """(fields with a value, fields marked missing) of an entity, text fields or the others."""
+        shown, missing = [], []
+        for spec in self.kind_of(entity).fields:
+            if (spec.type in ("text", "text-list")) != text or spec.id not in entity.fields:
+                continue
+            raw = entity.fields[spec.id]
+            is_missing = isinstance(raw, dict) and raw.get("status") == "missing"
+            (missing if is_missing else shown).append(spec)
+        return shown, missing
+
+    def table_lines(self, table: model.Table) -> int:
+        """About how many lines a table takes (to keep short ones in one piece)."""
+        width = 36 / max(1, len(table.columns))
+        return 3 + sum(max([1, *(math.ceil(len(plain_value(cell)) / max(width, 8)) for cell in row)])
+                       for row in table.rows)
+
+    def narrow(self, table: model.Table) -> bool:
+        """Fits half the page width: few columns of short cells."""
+        widths = [max([len(c.title), *(len(plain_value(row[i])) for row in table.rows if i < len(row))])
+                  for i, c in enumerate(table.columns)]
+        return sum(min(w, 40) for w in widths) <= 60
+
+    def table_rows(self, tables: list[model.Table]) -> list[list[model.Table]]:
+        """Tables in print order, two narrow ones side by side."""
+        rows: list[list[model.Table]] = []
+        for table in tables:
+            if self.narrow(table) and rows and len(rows[-1]) == 1 and self.narrow(rows[-1][0]):
+                rows[-1].append(table)
+            else:
+                rows.append([table])
+        return rows
+
+    def table_height(self, table: model.Table, width_mm: float, body_pt: float, line_height: float) -> float:
+        """A generous estimate (mm) of a table set at this width (the solo aid sizes charts by it)."""
+        columns = max(1, len(table.columns))
+        line = body_pt * line_height / 2.835 + 1.1
+        rows = [[c.title for c in table.columns]] + [[plain_value(v) for v in row] for row in table.rows]
+        height = sum(max(_lines(str(cell) or "-", width_mm / columns - 2, body_pt) for cell in row) * line
+                     for row in rows)
+        return height + 8 + (4 if table.description else 0)
+
+
+def titled(svg_html: str, label: str) -> str:
+    """Inline SVG with a <title>: the text alternative of a figure in the tagged PDF."""
+    title = f"<title>{html.escape(label)}</title>"
+    return re.sub(r"(<svg\b[^>]*>)", lambda m: m.group(1) + title, svg_html)
+
+
+def plain_value(value) -> str:
+    if isinstance(value, dict):
+        value = value.get("value", "")
+    value = "" if value is None else value
+    return ", ".join(map(str, value)) if isinstance(value, list) else str(value)

@@ -1,0 +1,90 @@
+"""The complete HTML of one aid on one paper size, from templates/pdf/ (one template per aid
+kind, shared macros and print CSS, the geometry from templates/pdf/aids.yaml)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup
+
+from ...aidkinds import AidKind, Paper, geometry
+from ...pipeline import Checked
+from ...project import templates
+from .. import layout
+from ..markup import plain_text
+from . import charts, contents, stamp
+from .context import AidContext
+from .pagerefs import pageref
+from .text import to_html, to_inline_html
+
+TEMPLATES = templates()
+
+
+def css_string(value: str) -> Markup:
+    """A value as a quoted CSS string (for the footer's margin boxes)."""
+    escaped = "".join(c if c.isalnum() or c in " .,:;-_/()%+#&'·–—" else f"\\{ord(c):x} " for c in str(value))
+    return Markup(f'"{escaped}"')
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES / "pdf"),
+                             autoescape=jinja2.select_autoescape(["html", "html.j2", "css.j2"], default=True),
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.filters["html"] = to_html
+    env.filters["inline_html"] = to_inline_html
+    env.filters["css_string"] = css_string
+    env.globals["pageref"] = pageref
+    env.globals["STATUS_LABELS"] = layout.STATUS_LABELS
+    return env
+
+
+def _solo_pages(checked: Checked, ctx: AidContext, paper: Paper, chart_cache: Path) -> list[dict]:
+    """Each procedure with its chart laid out for the page, the tables it uses and its gaps."""
+    game, index = checked.game, checked.index
+    geo = geometry()
+    setup = contents.planned(game, index, "solo-aid")["setup"]
+    pages, seen = [], {e.item.id for e in setup if e.kind == "table"}
+    for procedure in game.procedures:
+        tables = contents.procedure_tables(game, index, procedure)
+        first = [t for t in tables if t.id not in seen]  # the anchor goes on a table's first page
+        seen |= {t.id for t in tables}
+        keys = {f"procedure:{procedure.id}"} | {f"table:{t.id}" for t in tables}
+        gaps = contents.gaps_in(game, index, keys)
+        head = [plain_text(procedure.description or "", index)]
+        heading = 9 + charts.text_height(head, paper.content_width, geo)
+        extras = sum(ctx.table_height(t, paper.content_width / (2 if len(t.columns) <= 3 else 1), geo.body_pt,
+                                      geo.line_height) for t in tables)
+        extras = extras / 2 if sum(1 for t in tables if len(t.columns) <= 3) > 1 else extras
+        extras += charts.text_height([plain_text(g["title"] + ": " + g["note"], index) for g in gaps],
+                                     paper.content_width, geo) + (4 if gaps else 0)
+        placement = charts.place(procedure, index, paper, geo, chart_cache, heading, extras)
+        pages.append({"procedure": procedure, "chart": placement, "tables": tables, "gaps": gaps,
+                      "anchored": {t.id for t in first}})
+    return pages
+
+
+def render_html(checked: Checked, kind: AidKind, paper: Paper, chart_cache: Path,
+                site: dict | None = None) -> str:
+    """The complete HTML of one aid on one paper size."""
+    game, index = checked.game, checked.index
+    shown = contents.shown_keys(game, index, kind)
+    ctx = AidContext(game, index, shown)
+    latest = stamp.latest_erratum_in(checked, kind)
+    plan = contents.planned(game, index, kind.key)
+    variables = dict(
+        game=game, index=index, c=ctx, aid=kind, paper=paper, geometry=geometry(),
+        latest=latest, latest_text=stamp.latest_erratum_text(latest),
+        date=latest.date.isoformat() if latest else None, plan=plan,
+        site=site or {"name": "", "url": ""}, gaps=contents.gaps_in(game, index, shown),
+        procedures=[], bot_tables=[], procedure_keys=[])
+    if kind.key == "solo-aid":
+        variables["procedures"] = _solo_pages(checked, ctx, paper, chart_cache)
+        variables["procedure_keys"] = sorted({g["key"] for page in variables["procedures"] for g in page["gaps"]})
+        used = {t.id for page in variables["procedures"] for t in page["tables"]}
+        used |= {e.item.id for e in plan["setup"] if e.kind == "table"}
+        # The bot's other tables (those its rules use, not a procedure) go on page 1.
+        variables["bot_tables"] = [t for t in contents.bot_tables(game, index) if t.id not in used]
+    return environment().get_template(kind.template).render(**variables)

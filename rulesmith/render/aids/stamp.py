@@ -1,0 +1,37 @@
+"""Which errata change what an aid shows: the aid is stamped (footer, page 1, downloads) with the
+latest of them, and an erratum elsewhere leaves the aid byte for byte as it was."""
+
+from __future__ import annotations
+
+from ... import model
+from ...aidkinds import AidKind
+from ...game import latest_erratum
+from ...pipeline import Checked
+from . import contents
+
+
+def errata_in(checked: Checked, kind: AidKind) -> list[model.Erratum]:
+    """The errata that change what this aid shows: those to an item it shows or to an item that
+    refers to something it shows; on the solo aid, errata to rules text always count (it decides
+    which tables are the bot's). tests/test_errata.py checks this against the HTML."""
+    game, index = checked.game, checked.index
+    shown = contents.shown_keys(game, index, kind)
+    items = {"table", "term", "rule", "procedure", "example", "gap"} | {k.id for k in game.kinds}
+    always = {"rule"} if kind.needs == "procedures" else set()
+
+    def changes_it(erratum: model.Erratum) -> bool:
+        prefix = erratum.target.split(":", 1)[0]
+        return (prefix in always or prefix not in items
+                or erratum.target in shown
+                or any(owner in shown for owner in index.backlinks.get(erratum.target, [])))
+
+    return [erratum for erratum in game.errata if changes_it(erratum)]
+
+
+def latest_erratum_in(checked: Checked, kind: AidKind) -> model.Erratum | None:
+    return latest_erratum(errata_in(checked, kind))
+
+
+def latest_erratum_text(latest: model.Erratum | None) -> str:
+    """The footer's "Errata: …": date and id of the latest erratum that changed the aid, or none."""
+    return f"{latest.date.isoformat()} ({latest.id})" if latest else "none"
