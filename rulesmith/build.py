@@ -98,8 +98,10 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
     `work` (default .build/) holds the generated pages, `cache` (default .cache/) the outputs
     cached by content hash; the benchmark points both at empty folders for a clean build."""
     project = project_of_content(content)
+    # A build given a work folder of its own (tests, the benchmark, two builds at once) keeps its
+    # cache there too; otherwise both are the project's.
+    cache = cache or (work / "cache" if work else project.cache)
     work = work or project.work
-    cache = cache or project.cache
     progress = Progress(quiet)
     with progress.step("check content"):
         checked = check_content(content)

@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--site-url", help="the address the site is hosted at, e.g. https://example.org/rules/ "
                    "(also `site_url:` in mkdocs.yml): the 404 page, sitemap and canonical links use it")
     p.add_argument("--quiet", action="store_true", help="no progress display")
-    p.add_argument("--work", help="folder for the generated pages (default: .build); two builds at once need two")
+    p.add_argument("--work", help="folder for the generated MkDocs project and the cache (default: .build and .cache); two builds at once need two")
     p.set_defaults(run=cmd_build)
 
     p = sub.add_parser("serve", help="preview the site; rebuilds and reloads on YAML or template changes")
