@@ -1,8 +1,9 @@
 """What a game's overview leads with: the pieces of the rules a player looks up during play.
 
-Derived from the data alone, the same way for every game (no per-game template): the rules in
-reading order, the set-up sections (by their titles), the bot's entry procedures (those no other
-procedure calls) and the tables referred to most.
+Derived from the data alone, the same way for every game (no per-game template): the round at a
+glance and the set-up as the game's rules-summary aid lists them (content/<game>/aids.yaml), else
+the set-up sections by their titles; the rules in reading order; the bot's entry procedures
+(those no other procedure calls) and the tables referred to most.
 """
 
 from __future__ import annotations
@@ -20,17 +21,30 @@ MOST_USED = 4
 
 @dataclass
 class Play:
-    setup: list[model.Section]
+    sequence: list[tuple[str, str, object]]  # (heading, key, table or section): the round at a glance
+    setup: list[tuple[str, str, object]]  # (title, key, section or table)
     bot: list[model.Procedure]
     tables: list[model.Table]
 
 
+def _shown(entries, index: Index) -> list[tuple[str, object]]:
+    found = []
+    for entry in entries:
+        target = index.targets.get(entry.show)
+        if target is not None:
+            found.append((entry.title or target.name, entry.show, target.item))
+    return found
+
+
 def play(game: Game, index: Index) -> Play:
-    setup = [s for s, _page in game.all_sections() if SETUP.search(s.title)]
+    plan = next((p for p in game.aids if p.aid == "rules-summary"), None)
+    sequence = _shown(plan.sequence, index) if plan else []
+    setup = _shown(plan.setup, index) if plan else []
+    setup = setup or [(s.title, f"rule:{s.id}", s) for s, _page in game.all_sections() if SETUP.search(s.title)]
     procedures = {f"procedure:{p.id}" for p in game.procedures}
     called = {key for key in procedures if any(owner in procedures for owner in index.backlinks.get(key, []))}
     bot = [p for p in game.procedures if f"procedure:{p.id}" not in called]
     uses = {t.id: len(set(index.backlinks.get(f"table:{t.id}", []))) for t in game.tables}
     order = {t.id: n for n, t in enumerate(game.tables)}
     tables = sorted((t for t in game.tables if uses[t.id]), key=lambda t: (-uses[t.id], order[t.id]))[:MOST_USED]
-    return Play(setup=setup[:6], bot=bot, tables=tables)
+    return Play(sequence=sequence, setup=setup[:6], bot=bot, tables=tables)
