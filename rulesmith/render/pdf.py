@@ -164,7 +164,7 @@ def _digest_files(*folders: Path, skip: tuple[str, ...] = ()) -> str:
 
 
 def jobs_for(checked: list[Checked], charts: dict[str, bytes] | None = None,
-             chart_cache: Path | None = None) -> list[Job]:
+             chart_cache: Path | None = None, site_url: str | None = None) -> list[Job]:
     """Every aid of every game, in both paper sizes, with its HTML. `chart_cache` holds the
     flowcharts laid out again for the page (default: the project's cache)."""
     templates = _digest_files(TEMPLATES / "pdf", TEMPLATES / "fonts")
@@ -174,7 +174,7 @@ def jobs_for(checked: list[Checked], charts: dict[str, bytes] | None = None,
         content_root = game.folder.resolve().parent
         project = project_of_content(content_root)
         cache = chart_cache or project.cache / "flowcharts"
-        site = _site(project)
+        site = _site(project, site_url)
         # The YAML is already in the HTML; only other files of the game folder (images) may be loaded.
         depends = templates + _digest_files(game.folder, skip=(".yaml", ".yml"))
         asked_by = urls_in_content(item)
@@ -189,12 +189,14 @@ def jobs_for(checked: list[Checked], charts: dict[str, bytes] | None = None,
     return jobs
 
 
-def _site(project) -> dict:
-    """The reference site's name and address (MkDocs' site_name and site_url), for page 1."""
+def _site(project, site_url: str | None = None) -> dict:
+    """The reference site's name and address (MkDocs' site_name and site_url, or the build's
+    --site-url), for page 1."""
     from ..mkdocs_config import settings
 
     config = settings(project)
-    return {"name": config.get("site_name", ""), "url": config.get("site_url") or ""}
+    url = site_url or config.get("site_url") or ""
+    return {"name": config.get("site_name", ""), "url": url if not url or url.endswith("/") else url + "/"}
 
 
 class _Collect(logging.Handler):
@@ -309,9 +311,10 @@ def human_size(size: int) -> str:
     return f"{size / (1024 * 1024):.1f} MB"
 
 
-def build_aids(checked: list[Checked], charts: dict[str, bytes], cache: Path) -> tuple[dict[str, bytes], list[dict]]:
+def build_aids(checked: list[Checked], charts: dict[str, bytes], cache: Path,
+               site_url: str | None = None) -> tuple[dict[str, bytes], list[dict]]:
     """Every player aid: {site path: PDF bytes} and the downloads list for the site's pages."""
-    jobs = jobs_for(checked, charts, cache.parent / "flowcharts")
+    jobs = jobs_for(checked, charts, cache.parent / "flowcharts", site_url)
     results = render_all(jobs, cache)
     aids = {job.path: results[job.path].pdf for job in jobs}
     downloads = [{"game": job.game, "title": job.title, "paper": job.paper, "path": job.path,
