@@ -29,14 +29,22 @@ TEMPLATES = templates()
 
 
 class Progress:
-    """Step-by-step progress on stderr, with the time of each step."""
+    """Step-by-step progress on stderr, with the time of each step; within a long step (the PDFs),
+    a count that rewrites its own line on a terminal and stays silent elsewhere (logs, CI)."""
 
     def __init__(self, quiet: bool):
         self.quiet, self.timings = quiet, {}
+        self.live = not quiet and sys.stderr.isatty()
+        self.current = ""
+
+    def count(self, done: int, total: int, what: str) -> None:
+        if self.live:
+            print(f"\r\033[K  {self.current}… {done}/{total} {what}", end="", file=sys.stderr, flush=True)
 
     @contextlib.contextmanager
     def step(self, name: str):
         started = time.perf_counter()
+        self.current = name
         if not self.quiet:
             print(f"  {name}…", end="", file=sys.stderr, flush=True)
         try:
@@ -47,6 +55,8 @@ class Progress:
             raise
         elapsed = time.perf_counter() - started
         self.timings[name] = elapsed
+        if self.live:
+            print(f"\r\033[K  {name}…", end="", file=sys.stderr)
         if not self.quiet:
             print(f" {elapsed:.2f} s", file=sys.stderr, flush=True)
 
@@ -112,7 +122,7 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
         from .render.pdf import build_aids
 
         with progress.step("player aids (PDF)"):
-            aids, downloads = build_aids(checked, charts, cache / "pdf", site_url)
+            aids, downloads = build_aids(checked, charts, cache / "pdf", site_url, progress=progress.count)
     with progress.step("render pages"):
         docs = work / "docs"
         nav = render_docs(checked, charts, downloads, docs, aids, cache=cache)

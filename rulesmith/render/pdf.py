@@ -21,9 +21,10 @@ import json
 import logging
 import mimetypes
 import re
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 from urllib.parse import unquote, urlsplit
 
 import weasyprint
@@ -272,8 +273,10 @@ def _store(job: Job, result: Rendered, cache: Path) -> None:
         write_atomic(cache / f"{job.key()}{suffix}", data)
 
 
-def render_all(jobs: list[Job], cache: Path, workers: int = WORKERS) -> dict[str, Rendered]:
-    """Every job's PDF by path: from the cache, or rendered in parallel; all problems at once."""
+def render_all(jobs: list[Job], cache: Path, workers: int = WORKERS,
+               progress: Callable[[int, int, str], None] | None = None) -> dict[str, Rendered]:
+    """Every job's PDF by path: from the cache, or rendered in parallel; all problems at once.
+    `progress(done, total, path)` is told as each PDF that had to be laid out is finished."""
     results, todo = {}, []
     for job in jobs:
         hit = _cached(job, cache)
@@ -282,21 +285,26 @@ def render_all(jobs: list[Job], cache: Path, workers: int = WORKERS) -> dict[str
         else:
             todo.append(job)
     problems, outcomes = [], []
+    tell = progress or (lambda done, total, path: None)
     if len(todo) <= 1 or workers <= 1:
         for job in todo:
             try:
                 outcomes.append((job, render(job)))
             except AidError as error:
                 problems += error.problems
+            tell(len(outcomes) + len(problems), len(todo), job.path)
     else:
         with ProcessPoolExecutor(max_workers=min(workers, len(todo))) as pool:
             # Longest first, so that two workers finish at about the same time.
-            futures = [(job, pool.submit(render, job)) for job in sorted(todo, key=lambda j: -len(j.html))]
-            for job, future in futures:
+            futures = {pool.submit(render, job): job for job in sorted(todo, key=lambda j: -len(j.html))}
+            for done, future in enumerate(as_completed(futures), start=1):
+                job = futures[future]
                 try:
                     outcomes.append((job, future.result()))
                 except AidError as error:
                     problems += error.problems
+                tell(done, len(todo), job.path)
+    outcomes.sort(key=lambda pair: pair[0].path)  # finishing order varies; what is stored does not
     for job, result in outcomes:
         _store(job, result, cache)
         results[job.path] = result
@@ -311,11 +319,11 @@ def human_size(size: int) -> str:
     return f"{size / (1024 * 1024):.1f} MB"
 
 
-def build_aids(checked: list[Checked], charts: dict[str, bytes], cache: Path,
-               site_url: str | None = None) -> tuple[dict[str, bytes], list[dict]]:
+def build_aids(checked: list[Checked], charts: dict[str, bytes], cache: Path, site_url: str | None = None,
+               progress: Callable[[int, int, str], None] | None = None) -> tuple[dict[str, bytes], list[dict]]:
     """Every player aid: {site path: PDF bytes} and the downloads list for the site's pages."""
     jobs = jobs_for(checked, charts, cache.parent / "flowcharts", site_url)
-    results = render_all(jobs, cache)
+    results = render_all(jobs, cache, progress=progress)
     aids = {job.path: results[job.path].pdf for job in jobs}
     downloads = [{"game": job.game, "title": job.title, "paper": job.paper, "path": job.path,
                   "pages": results[job.path].pages, "size": human_size(len(results[job.path].pdf)),
