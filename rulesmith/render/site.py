@@ -252,7 +252,12 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
         nav.append({"Solo bot": [{escape_nav(p.title): page(layout.procedure_page(g, p.id), "procedure.md.j2",
                                                             procedure=p, flowchart=flowchart(p))}
                                  for p in game.procedures]})
-        nav[-1]["Solo bot"].insert(0, {"Bot turn": page(f"{g}/bot-turn.md", "bot-turn.md.j2", procedures=game.procedures,
+        # The turn walks the procedures no other procedure calls, in the content's order; the ones
+        # they call are reached from their steps.
+        entry = play(game, index).bot or game.procedures
+        called = [p for p in game.procedures if p not in entry]
+        nav[-1]["Solo bot"].insert(0, {"Bot turn": page(f"{g}/bot-turn.md", "bot-turn.md.j2", procedures=entry,
+                                                        called=called,
                                                         charts={p.id: flowchart(p) for p in game.procedures})})
     if game.examples:
         nav.append({"Worked examples": page(f"{g}/examples.md", "examples.md.j2")})
