@@ -22,7 +22,7 @@ from .files import write_atomic
 from .check import ERRATUM_FIELDS, Slot, check_game, erratum_slot, same_value
 from .game import Game, load_game
 from .link import Index, build_index, resolve
-from .load import SourceFile, display_path, read_file
+from .load import SourceFile, display_path, read_file, read_scalar_text
 from .problems import Problem, Problems, RulesmithError, nearest
 
 SOURCE_KINDS = ("publisher-faq", "reader-report", "transcription-fix")
@@ -391,9 +391,25 @@ def flow_scalar(value, style: str | None = None, in_flow: bool = True) -> str:
         out = "'" + value.replace("'", "''") + "'"
     else:
         out = yaml.safe_dump(value, default_style='"', width=WIDE, allow_unicode=True).strip()
-    assert yaml.safe_load(f"k: {out}") == {"k": value}, out
-    assert not in_flow or yaml.safe_load(f"{{k: {out}}}") == {"k": value}, out
+    if not _reads_back(out, value, in_flow):  # quote where any reader (YAML 1.1 or 1.2) could differ
+        out = yaml.safe_dump(value, default_style='"', width=WIDE, allow_unicode=True).strip()
+    if not _reads_back(out, value, in_flow):
+        raise ErrataError(f"cannot write {value!r} as one YAML value that reads back the same")
     return out
+
+
+def _reads_back(out: str, value, in_flow: bool) -> bool:
+    """Whether a written scalar reads back as `value` for PyYAML (YAML 1.1) and for Rulesmith and
+    editors (YAML 1.2), in block and, where it stands in one, in flow context."""
+    texts = [f"k: {out}"] + ([f"{{k: {out}}}"] if in_flow else [])
+    for text in texts:
+        try:
+            if yaml.safe_load(text) != {"k": value} or read_scalar_text(text) != {"k": value}:
+                return False
+        except yaml.YAMLError:
+            return False
+    return True
+
 
 
 FREE_TEXT = ("description", "url", "note")  # quoted in records, as in the content files

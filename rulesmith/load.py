@@ -102,6 +102,15 @@ class _StrictLoader(yaml.composer.Composer, yaml.constructor.SafeConstructor, Ya
         self._events.dispose()
 
 
+def read_scalar_text(text: str):
+    """A short YAML text read as content files are read (YAML 1.2 scalars, strict composer)."""
+    loader = _StrictLoader(text)
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
+
+
 def _line(text: str, number: int) -> str:
     lines = text.splitlines()
     return lines[number - 1] if 0 < number <= len(lines) else ""
