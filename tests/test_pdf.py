@@ -532,8 +532,9 @@ def test_every_page_is_at_least_half_full_except_the_last(each):
 
 
 def test_no_procedure_is_split_one_starts_each_page(each):
-    """Each procedure starts a page (its title is the page's first line) and the next one starts
-    on the very next page: nothing of a procedure runs onto a second page."""
+    """Each procedure starts a page (its title is the page's first line; the first procedure may
+    instead follow page 1's matter) and the next one starts on the very next page: nothing of a
+    procedure runs onto a second page."""
     problems = []
     for job in each.jobs:
         if each.kind(job).key != "solo-aid":
@@ -541,8 +542,10 @@ def test_no_procedure_is_split_one_starts_each_page(each):
         pages = _pages(each.results[job.path].pdf)
         firsts = [_squash(p["lines"][0]) if p["lines"] else "" for p in pages]
         starts = []
-        for procedure in each.game(job).game.procedures:
+        for number, procedure in enumerate(each.game(job).game.procedures):
             where = [n for n, first in enumerate(firsts, 1) if first.startswith(_squash(procedure.title))]
+            if number == 0 and not where:  # below page 1's matter: a line of page 1 of its own
+                where = [1] if _squash(procedure.title) in map(_squash, pages[0]["lines"]) else []
             if len(where) != 1:
                 problems.append(f"{job.path}: {procedure.title!r} starts {len(where)} pages")
             starts += where
@@ -606,3 +609,54 @@ def test_weasyprint_private_api_is_used_only_with_the_pinned_version():
 def test_weasy_version_check_fails_loudly_for_another_version(monkeypatch):
     monkeypatch.setattr(weasy.weasyprint, "__version__", "71.0")
     assert "71.0" in weasy.version_problem() and weasy.PINNED in weasy.version_problem()
+
+
+def test_a_page_reference_is_a_word_of_its_own_in_the_text_layer(each):
+    """'Sailing p.3', not 'Sailingp.3': a search for the name or for 'p.3' finds it (pdfplumber
+    splits words where the text layer has a space or a gap wider than a space)."""
+    glued = [f"{job.path} page {n}: {m.group(0)!r}" for job in each.jobs
+             for n, p in enumerate(_pages(each.results[job.path].pdf), 1)
+             for m in re.finditer(r"\S*[A-Za-z)]p\.\d+", p["text"])]
+    assert not glued, glued[:20]
+    summary = " ".join(" ".join(p["text"] for job in each.jobs if each.kind(job).key == "rules-summary"
+                                for p in _pages(each.results[job.path].pdf)).split())
+    assert re.search(r"[A-Za-z] p\.\d", summary), "no page reference found at all"
+
+
+def _reader_words(game) -> str:
+    """What a reader of the game sees written: the prose (references taken out, they print as
+    names), the names and titles."""
+    from rulesmith.link import texts
+
+    prose = [re.sub(r"\[\[[^\]]*\]\]", " ", t.value) for t in texts(game)]
+    names = [e.name for e in game.entities] + [n for k in game.kinds for n in (k.name, k.plural)] \
+        + [f.name for k in game.kinds for f in k.fields] + [t.title for t in game.tables] \
+        + [c.title for t in game.tables for c in t.columns] + [p.title for p in game.procedures]
+    return "\n".join(prose + names).lower()
+
+
+def test_no_internal_id_is_printed(each):
+    """Readers never see internal ids: no kind, entity, field or flowchart node id with a hyphen
+    (the shape of an id, 'psionic-leader') in any aid's text layer, unless the game's own prose
+    or names write that word."""
+    printed = []
+    for job in each.jobs:
+        game = each.game(job).game
+        ids = {k.id for k in game.kinds} | {e.id for e in game.entities} | {f.id for k in game.kinds for f in k.fields} \
+            | {n.id for p in game.procedures for n in p.nodes}
+        seen = _reader_words(game)
+        ids = {i for i in ids if "-" in i and not re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", seen)}
+        text = re.sub(r"-\s*\n\s*", "-", "\n".join(p["text"] for p in _pages(each.results[job.path].pdf))).lower()
+        printed += [f"{job.path}: {i}" for i in sorted(ids)
+                    if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", text)]
+    assert not printed, printed
+
+
+def test_gaps_that_say_the_same_of_neighbouring_cells_are_printed_once():
+    def gap(title, note="The text gives -2 to 5.", key="table:track", status="reconstructed"):
+        return {"key": key, "title": title, "status": status, "note": note, "where": None}
+    gaps = [gap("Track: -2 / Final PP"), gap("Track: -1 / Final PP"), gap("Track: TOP / Final PP", note="Not said."),
+            gap("Track: 0 / Final PP"), gap("Setup", key="rule:setup")]
+    assert [(g["title"], g["note"]) for g in contents.grouped_gaps(gaps)] == [
+        ("Track: -2, -1, 0 / Final PP", "The text gives -2 to 5."), ("Track: TOP / Final PP", "Not said."),
+        ("Setup", "The text gives -2 to 5.")]

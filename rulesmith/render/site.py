@@ -200,7 +200,7 @@ def gaps_of(game: Game) -> list[dict]:
             for c, value in enumerate(row):
                 if isinstance(value, dict) and value.get("status", "verified") != "verified":
                     column = table.columns[c].title if c < len(table.columns) else c
-                    add(f"table:{table.id}", f"{table.title}: {plain(row[0])} / {column}",
+                    add(f"table:{table.id}", f"{table.title}: {row_label(game, table, row)} / {column}",
                         value["status"], value.get("note"), table.where("rows", r, c))
     for name in ("procedures", "examples"):
         for item in getattr(game, name):
@@ -209,6 +209,17 @@ def gaps_of(game: Game) -> list[dict]:
     for gap in game.gaps:
         add(f"gap:{gap.id}", gap.title, gap.status, gap.note, gap.where())
     return found
+
+
+def row_label(game: Game, table: model.Table, row: list) -> str:
+    """A table row as readers know it: its first cell, the entity's name where that cell refers
+    to one (a row keyed 'mass-riots' is the Mass Riots row)."""
+    first, column = plain(row[0]), table.columns[0] if table.columns else None
+    if column is not None and column.type == "ref" and column.to:
+        entity = next((e for e in game.entities_of(column.to) if e.id == first), None)
+        if entity is not None:
+            return entity.name
+    return first
 
 
 def field_name(game: Game, entity: model.Entity, field_id: str) -> str:

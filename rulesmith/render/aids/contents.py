@@ -4,6 +4,7 @@ table for the card reference. The aid kind (templates/pdf/aids.yaml) says which 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from ... import model
@@ -124,3 +125,32 @@ def gaps_in(game: Game, index: Index, keys: set[str]) -> list[dict]:
 def _gap_refs(index: Index, gap_key: str) -> list[str]:
     """Items a stand-alone gap's own text refers to."""
     return [target for target, owners in index.backlinks.items() if gap_key in owners]
+
+
+def grouped_gaps(gaps: list[dict]) -> list[dict]:
+    """Gaps that say the same thing of neighbouring places printed once: the same item, status
+    and note, their titles merged where they differ ("Popular support track: -2, -1, 0 / Final
+    PP" for three cells of one column). The notes are printed as written; only the repetition
+    goes."""
+    groups: list[list[dict]] = []
+    for gap in gaps:
+        same = lambda g: (g["key"], g["status"], g["note"]) == (gap["key"], gap["status"], gap["note"])  # noqa: E731
+        group = next((g for g in groups if same(g[0])), None)
+        if group is None:
+            groups.append([gap])
+        else:
+            group.append(gap)
+    return [group[0] if len(group) == 1 else {**group[0], "title": _merged_title([g["title"] for g in group])}
+            for group in groups]
+
+
+def _merged_title(titles: list[str]) -> str:
+    """'T: a / C', 'T: b / C' → 'T: a, b / C'; titles with nothing in common, joined by '; '."""
+    prefix = os.path.commonprefix(titles)
+    prefix = prefix[:prefix.rfind(" ") + 1] if " " in prefix else ""
+    suffix = os.path.commonprefix([t[len(prefix):][::-1] for t in titles])[::-1]
+    suffix = suffix[suffix.find(" "):] if " " in suffix else ""
+    middles = [t[len(prefix):len(t) - len(suffix)].strip() for t in titles]
+    if not prefix or any(not m for m in middles):
+        return "; ".join(titles)
+    return prefix + ", ".join(middles) + suffix

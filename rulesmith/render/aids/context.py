@@ -17,6 +17,8 @@ from ..site import PageContext
 from .charts import _lines
 
 # One mark per status, explained once in each aid's legend (words carry it, not colour).
+LONG_TABLE_LINES = 16  # a table of more lines than this may break between its rows
+
 MARKS = {"missing": "?", "unverified": "!", "reconstructed": "r", "contradictory": "≠"}
 
 
@@ -80,11 +82,17 @@ class AidContext(PageContext):
                   for i, c in enumerate(table.columns)]
         return sum(min(w, 40) for w in widths) <= 60
 
+    def long(self, table: model.Table) -> bool:
+        """Long enough to break between its rows (its header repeated) rather than move whole."""
+        return self.table_lines(table) > LONG_TABLE_LINES
+
     def table_rows(self, tables: list[model.Table]) -> list[list[model.Table]]:
-        """Tables in print order, two narrow ones side by side."""
+        """Tables in print order, two narrow short ones side by side (a long one runs on over
+        pages, and a side-by-side pair would move to the next page in one piece)."""
         rows: list[list[model.Table]] = []
+        pairable = lambda t: self.narrow(t) and not self.long(t)  # noqa: E731
         for table in tables:
-            if self.narrow(table) and rows and len(rows[-1]) == 1 and self.narrow(rows[-1][0]):
+            if pairable(table) and rows and len(rows[-1]) == 1 and pairable(rows[-1][0]):
                 rows[-1].append(table)
             else:
                 rows.append([table])

@@ -37,6 +37,7 @@ def environment() -> jinja2.Environment:
     env.filters["inline_html"] = to_inline_html
     env.filters["css_string"] = css_string
     env.globals["pageref"] = pageref
+    env.globals["grouped_gaps"] = contents.grouped_gaps
     env.globals["STATUS_LABELS"] = layout.STATUS_LABELS
     return env
 

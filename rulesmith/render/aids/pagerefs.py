@@ -25,6 +25,15 @@ def pageref(anchor: str, align: str = "start") -> Markup:
     return Markup(f'<span class="{PAGEREF_CLASS}" data-for="{anchor}"{end}>{PLACEHOLDER}</span>')
 
 
+def page_mention(anchor: str) -> Markup:
+    """What follows a reference to something in the same aid: "p." and the page number's
+    placeholder, after a no-break space that is inside the span. A plain space between the link
+    and the span would be laid out but not drawn (WeasyPrint drops a space that ends a text
+    box), so the text layer would read "Antiterrorp.3"; a no-break space is drawn, and keeps
+    the page number on the line of the name it belongs to."""
+    return Markup(f'<span class="{PAGEREF_CLASS}-at">\u00a0p.{pageref(anchor)}</span>')
+
+
 def page_number_text(number: int | None) -> str:
     """What a placeholder becomes: the page number, or '?' for an anchor not in the aid."""
     return "?" if number is None else str(number)

@@ -13,7 +13,7 @@ from functools import lru_cache
 import markdown
 from markupsafe import Markup
 
-from .pagerefs import pageref
+from .pagerefs import page_mention
 
 LINK = re.compile(r'<a href="#([^"]+)">.*?</a>')
 PLUS_ITEM = re.compile(r"^(\s*)\+ (?=\S)", re.MULTILINE)
@@ -30,7 +30,7 @@ def _to_html(text: str) -> str:
     text = PLUS_ITEM.sub(lambda m: f"{m.group(1)}- {PLUS_MARK} ", text)
     out = _markdown().reset().convert(text)
     out = PLUS_LI.sub(r'<li class="as-written">\1', out)
-    return LINK.sub(lambda m: m.group(0) + " " + str(pageref(m.group(1))), out)
+    return LINK.sub(lambda m: m.group(0) + str(page_mention(m.group(1))), out)
 
 
 @lru_cache(maxsize=1)
