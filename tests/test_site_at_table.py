@@ -228,6 +228,41 @@ def test_phone_tables_that_scroll_sideways_show_a_cue(site, url, browser):
     assert without_cue == []
 
 
+LAYOUT = """() => {
+  const problems = [], W = document.documentElement.clientWidth;
+  if (document.documentElement.scrollWidth > W + 1)
+    problems.push('the page is ' + (document.documentElement.scrollWidth - W) + 'px wider than the window');
+  for (const svg of document.querySelectorAll('article svg:not(.rs-flowchart__svg)')) {
+    const size = parseFloat(getComputedStyle(svg.parentElement).fontSize), box = svg.getBoundingClientRect();
+    if (box.height > 2 * size) problems.push('an icon ' + Math.round(box.height) + 'px tall in ' + size + 'px text: '
+                                             + svg.parentElement.outerHTML.slice(0, 80));
+  }
+  for (const heading of document.querySelectorAll('article :is(h1, h2, h3)')) {
+    const texts = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT), range = document.createRange();
+    let bottom = -Infinity;  // where the heading's words end, its permalink left out
+    while (texts.nextNode()) {
+      if (texts.currentNode.parentElement.closest('.headerlink')) continue;
+      range.selectNodeContents(texts.currentNode);
+      for (const r of range.getClientRects()) if (r.width > 0) bottom = Math.max(bottom, r.bottom);
+    }
+    if (heading.getBoundingClientRect().bottom - bottom > parseFloat(getComputedStyle(heading).lineHeight) / 2)
+      problems.push('a blank line under the heading ' + heading.textContent.slice(0, 40));
+  }
+  return problems;
+}"""
+
+
+def test_phone_pages_have_no_stray_space_giant_icons_or_sideways_overflow(site, url, browser):
+    """At 390 px on every sampled page: the page never scrolls sideways, icons in text are the size of
+    the text, and no heading ends in an empty line (an invisible permalink wrapped onto its own)."""
+    problems = []
+    for path in sample_pages(site):
+        context, page, _errors = open_page(browser, f"{url}/{path}", 390)
+        problems += [f"{path}: {p}" for p in page.evaluate(LAYOUT)]
+        context.close()
+    assert problems == []
+
+
 def first_load_bytes(browser, url: str) -> int:
     """Bytes of every response a first visit loads (no cache), until the network is idle."""
     context = browser.new_context(viewport={"width": 390, "height": 844})
