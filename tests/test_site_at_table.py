@@ -7,9 +7,11 @@ runs them as a tier.
 
 from __future__ import annotations
 
+import collections
 import functools
-import shutil
 import http.server
+import json
+import shutil
 import subprocess
 import sys
 import threading
@@ -23,6 +25,8 @@ playwright = pytest.importorskip("playwright.sync_api", reason="playwright is in
 pytestmark = pytest.mark.browser
 
 AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"  # axe-core 4.10.3 from npm, MPL-2.0 (LICENSE beside it)
+# The Nu HTML Checker (the W3C's validator), from npm's vnu-jar; ./scripts/setup --test installs it.
+VNU = ROOT / ".venv" / "node" / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 
@@ -224,6 +228,41 @@ def test_phone_tables_that_scroll_sideways_show_a_cue(site, url, browser):
     assert without_cue == []
 
 
+LAYOUT = """() => {
+  const problems = [], W = document.documentElement.clientWidth;
+  if (document.documentElement.scrollWidth > W + 1)
+    problems.push('the page is ' + (document.documentElement.scrollWidth - W) + 'px wider than the window');
+  for (const svg of document.querySelectorAll('article svg:not(.rs-flowchart__svg)')) {
+    const size = parseFloat(getComputedStyle(svg.parentElement).fontSize), box = svg.getBoundingClientRect();
+    if (box.height > 2 * size) problems.push('an icon ' + Math.round(box.height) + 'px tall in ' + size + 'px text: '
+                                             + svg.parentElement.outerHTML.slice(0, 80));
+  }
+  for (const heading of document.querySelectorAll('article :is(h1, h2, h3)')) {
+    const texts = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT), range = document.createRange();
+    let bottom = -Infinity;  // where the heading's words end, its permalink left out
+    while (texts.nextNode()) {
+      if (texts.currentNode.parentElement.closest('.headerlink')) continue;
+      range.selectNodeContents(texts.currentNode);
+      for (const r of range.getClientRects()) if (r.width > 0) bottom = Math.max(bottom, r.bottom);
+    }
+    if (heading.getBoundingClientRect().bottom - bottom > parseFloat(getComputedStyle(heading).lineHeight) / 2)
+      problems.push('a blank line under the heading ' + heading.textContent.slice(0, 40));
+  }
+  return problems;
+}"""
+
+
+def test_phone_pages_have_no_stray_space_giant_icons_or_sideways_overflow(site, url, browser):
+    """At 390 px on every sampled page: the page never scrolls sideways, icons in text are the size of
+    the text, and no heading ends in an empty line (an invisible permalink wrapped onto its own)."""
+    problems = []
+    for path in sample_pages(site):
+        context, page, _errors = open_page(browser, f"{url}/{path}", 390)
+        problems += [f"{path}: {p}" for p in page.evaluate(LAYOUT)]
+        context.close()
+    assert problems == []
+
+
 def first_load_bytes(browser, url: str) -> int:
     """Bytes of every response a first visit loads (no cache), until the network is idle."""
     context = browser.new_context(viewport={"width": 390, "height": 844})
@@ -281,3 +320,83 @@ def test_first_load_stays_under_one_megabyte_with_fifty_more_games(tmp_path_fact
         httpd.shutdown()
     print(f"53 games, statecraft/index.html: {size / 1024:.0f} KB")
     assert size <= 1_000_000
+
+
+# --- valid HTML, and from disk -----------------------------------------------------------------
+
+# Errors the validator finds in Material's own theme markup (outside our templates), each matched by
+# its message and by the markup it quotes, so the same error in markup of ours is still reported.
+MATERIAL_MARKUP = [
+    ("Bad value “” for attribute “tabindex” on element “label”", 'class="md-nav__link',
+     "Material's navigation partial writes tabindex=\"\" on section labels that are not focusable"),
+    ("Attribute “autocomplete” is only allowed when the input type is", 'class="md-',
+     "Material's drawer, search and navigation toggles are checkboxes with autocomplete=\"off\""),
+    ("The value of the “for” attribute of the “label” element must be the ID of a non-hidden form control",
+     '<label class="md-nav__title" for="__toc">',
+     "Material's table-of-contents title on a section's index page points at a toggle it only "
+     "writes on other pages"),
+]
+
+
+def validate(site: Path) -> list[dict]:
+    """Every error the Nu HTML Checker finds in the site's pages."""
+    if not shutil.which("java"):
+        pytest.fail("java is not installed; ./scripts/test installs it with apt-get")
+    if not VNU.exists():
+        pytest.fail(f"{VNU.relative_to(ROOT)} is missing; ./scripts/test installs it with npm")
+    result = subprocess.run(["java", "-jar", str(VNU), "--format", "json", "--skip-non-html", "--exit-zero-always",
+                             str(site)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-2000:]
+    messages = json.loads(result.stderr)["messages"]
+    return [m for m in messages if m["type"] == "error" or m.get("subType") == "fatal"]
+
+
+def test_every_page_is_valid_html_apart_from_materials_markup(site):
+    """The Nu HTML Checker on every page of the built site: no error comes from our templates; errors in
+    Material's own markup are counted by reason (and only those listed above)."""
+    ours, material = [], collections.Counter()
+    for error in validate(site):
+        reason = next((why for message, quoted, why in MATERIAL_MARKUP
+                       if error["message"].startswith(message) and quoted in error.get("extract", "")), None)
+        if reason:
+            material[reason] += 1
+        else:
+            page = error.get("url", "").split(str(site), 1)[-1].lstrip("/")
+            ours.append(f"{page}:{error.get('lastLine')}: {error['message']} | {error.get('extract', '').strip()[:120]}")
+    print(f"HTML validator: {len(ours)} errors from our templates; from Material's markup: {dict(material)}")
+    assert ours == []
+    assert sum(1 for _ in site.rglob("*.html")) > 0
+
+
+def search_from(page, query: str) -> str:
+    toggle = page.locator("label.md-header__button[for='__search']")
+    (toggle if toggle.is_visible() else page.locator("input.md-search__input")).click()
+    page.keyboard.type(query)  # Material searches on key events, not on a programmatic fill
+    results = page.locator(".md-search-result__item")
+    results.first.wait_for(state="visible", timeout=15000)
+    return " ".join(results.all_inner_texts()[:10])
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_works_from_disk(site, browser, width):
+    """Opened from file:// without a server: home, an overview, a procedure page with its walker and
+    inline chart, and a search that finds a card; no console errors on any of them."""
+    pages = ["index.html", "statecraft/index.html", procedure_pages(site)[0]]
+    problems = []
+    for path in pages:
+        context, page, errors = open_page(browser, (site / path).as_uri(), width)
+        if not page.locator("h1").first.is_visible():
+            problems.append(f"{path}: no visible title")
+        if "/solo/" in path:
+            if not page.locator("svg.rs-flowchart__svg").first.is_visible():
+                problems.append(f"{path}: the flowchart is not visible")
+            step = page.locator(".rs-walker [data-step]")
+            if step.count() != 1 or not step.first.get_by_role("button").first.is_visible():
+                problems.append(f"{path}: the walker shows no step with a choice")
+        if path == "index.html":
+            found = search_from(page, "Nigeria")
+            if "Nigeria" not in found:
+                problems.append(f"{path}: searching 'Nigeria' found {found[:200]!r}")
+        problems += [f"{path}: console: {e}" for e in errors]
+        context.close()
+    assert problems == []

@@ -124,15 +124,20 @@ def render_svg(dot: str, cache_dir: Path) -> bytes:
 _PROLOGUE = re.compile(rb"\A.*?(?=<svg\b)", re.S)
 _COMMENT = re.compile(rb"<!--.*?-->\n?", re.S)
 _GRAPH_TITLE = re.compile(r'(<g id="graph0" class="graph"[^>]*>\s*<title>)[^<]*(</title>)')
+# Graphviz numbers its groups graph0, node1, edge1 … in every SVG: a page with several charts (the
+# bot's turn) would repeat them, and nothing links to them (scripts find a node by its <title>).
+_GRAPHVIZ_ID = re.compile(r' id="(?:a_)?(?:graph|node|edge|clust)\d+"')
 
 
 def inline_svg(svg: bytes, title: str) -> str:
     """A flowchart SVG ready to sit inside a page: no XML prologue or comments, no blank line (a
     Markdown raw-HTML block ends at one), the reader's title instead of the procedure id, and a
     text alternative. The text stays text (found by the browser's find, drawn in the page's font);
-    Graphviz's node groups (class "node", <title> = node id) are kept for scripts that walk them."""
+    Graphviz's node groups (class "node", <title> = node id) are kept for scripts that walk them;
+    its numbered ids are dropped, so several charts on one page repeat no id."""
     body = _COMMENT.sub(b"", _PROLOGUE.sub(b"", svg, count=1)).decode("utf-8")
     body = _GRAPH_TITLE.sub(lambda m: m.group(1) + html.escape(title) + m.group(2), body, count=1)
+    body = _GRAPHVIZ_ID.sub("", body)
     label = html.escape(f"Flowchart: {title}. The same steps are listed as text below.", quote=True)
     body = body.replace("<svg ", f'<svg class="rs-flowchart__svg" role="img" aria-label="{label}" ', 1)
     return "\n".join(line for line in body.splitlines() if line.strip())

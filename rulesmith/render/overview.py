@@ -3,7 +3,8 @@
 Derived from the data alone, the same way for every game (no per-game template): the round at a
 glance and the set-up as the game's rules-summary aid lists them (content/<game>/aids.yaml), else
 the set-up sections by their titles; the rules in reading order; the bot's entry procedures
-(those no other procedure calls) and the tables referred to most.
+(those no other procedure calls, and where procedures call each other in a ring, the one in it that
+calls the most others) and the tables referred to most.
 """
 
 from __future__ import annotations
@@ -36,14 +37,42 @@ def _shown(entries, index: Index) -> list[tuple[str, object]]:
     return found
 
 
+def _entries(procedures: list[model.Procedure], index: Index) -> list[model.Procedure]:
+    """The procedures a turn starts from: those no other procedure calls; then, while some procedure
+    cannot be reached from these (a ring of procedures calling each other, as an action phase that
+    dispatches to actions which return to it), the one among the unreached that calls the most."""
+    keys = {f"procedure:{p.id}": p for p in procedures}
+    calls = {key: set() for key in keys}
+    for key in keys:
+        for owner in index.backlinks.get(key, []):
+            if owner in keys and owner != key:
+                calls[owner].add(key)
+    called = set().union(*calls.values()) if calls else set()
+    entries = [key for key in keys if key not in called]
+    reached: set[str] = set()
+
+    def reach(key: str) -> None:
+        if key not in reached:
+            reached.add(key)
+            for callee in calls[key]:
+                reach(callee)
+
+    for key in entries:
+        reach(key)
+    while len(reached) < len(keys):
+        unreached = [key for key in keys if key not in reached]
+        hub = max(unreached, key=lambda key: len(calls[key]))  # the first of equals, in content order
+        entries.append(hub)
+        reach(hub)
+    return [keys[key] for key in keys if key in entries]
+
+
 def play(game: Game, index: Index) -> Play:
     plan = next((p for p in game.aids if p.aid == "rules-summary"), None)
     sequence = _shown(plan.sequence, index) if plan else []
     setup = _shown(plan.setup, index) if plan else []
     setup = setup or [(s.title, f"rule:{s.id}", s) for s, _page in game.all_sections() if SETUP.search(s.title)]
-    procedures = {f"procedure:{p.id}" for p in game.procedures}
-    called = {key for key in procedures if any(owner in procedures for owner in index.backlinks.get(key, []))}
-    bot = [p for p in game.procedures if f"procedure:{p.id}" not in called]
+    bot = _entries(game.procedures, index)
     uses = {t.id: len(set(index.backlinks.get(f"table:{t.id}", []))) for t in game.tables}
     order = {t.id: n for n, t in enumerate(game.tables)}
     tables = sorted((t for t in game.tables if uses[t.id]), key=lambda t: (-uses[t.id], order[t.id]))[:MOST_USED]
