@@ -82,6 +82,11 @@ def resolve_inputs(index, inputs: dict) -> dict:
     return resolved
 
 
+def value_inputs(example) -> list[str]:
+    """The example's inputs that are value references ([[value:…]]), in order."""
+    return [v for v in example.inputs.values() if isinstance(v, str) and WHOLE.match(v)]
+
+
 def reads_data(example) -> bool:
     """Does the example take a value from the canonical data (a table lookup or a value input)?"""
     names = ("lookup(", "lookup_or(", "column(")

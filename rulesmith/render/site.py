@@ -51,6 +51,7 @@ def environment() -> jinja2.Environment:
     env.filters["inline"] = escape_inline
     env.globals["STATUS_LABELS"] = layout.STATUS_LABELS
     env.globals["reads_data"] = values.reads_data
+    env.globals["value_inputs"] = values.value_inputs
     env.globals["walker_steps"] = walker_steps
     return env
 
