@@ -77,3 +77,10 @@ def play(game: Game, index: Index) -> Play:
     order = {t.id: n for n, t in enumerate(game.tables)}
     tables = sorted((t for t in game.tables if uses[t.id]), key=lambda t: (-uses[t.id], order[t.id]))[:MOST_USED]
     return Play(sequence=sequence, setup=setup[:6], bot=bot, tables=tables)
+
+
+def bot_turn(game: Game, index: Index) -> tuple[list[model.Procedure], list[model.Procedure]]:
+    """The Bot turn page's procedures: those that start a part of the turn (walked in order), and
+    the ones their steps call."""
+    entry = play(game, index).bot or list(game.procedures)
+    return entry, [p for p in game.procedures if p not in entry]

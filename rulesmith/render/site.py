@@ -23,7 +23,7 @@ from . import layout
 from .flowchart import inline_svg, numbering
 from ..glyphs import glyph_svg
 from .markup import escape_inline, plain_text, render_text, table_cell
-from .overview import play
+from .overview import bot_turn, play
 from .walker import walker_steps
 
 TEMPLATES = templates()
@@ -266,8 +266,7 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
                                  for p in game.procedures]})
         # The turn walks the procedures no other procedure calls, in the content's order; the ones
         # they call are reached from their steps.
-        entry = play(game, index).bot or game.procedures
-        called = [p for p in game.procedures if p not in entry]
+        entry, called = bot_turn(game, index)
         nav[-1]["Solo bot"].insert(0, {"Bot turn": page(f"{g}/bot-turn.md", "bot-turn.md.j2", procedures=entry,
                                                         called=called,
                                                         charts={p.id: flowchart(p) for p in game.procedures})})
