@@ -7,6 +7,7 @@ Keep this file small; helpers used by one test module live in that module.
 from __future__ import annotations
 
 import resource
+import shutil
 import subprocess
 import time
 from dataclasses import dataclass
@@ -26,7 +27,11 @@ MODULE_TIERS = {"test_site": "site", "test_links": "site", "test_serve": "site",
 # Fixtures that build a site or open a browser lift a test into that tier wherever it is.
 FIXTURE_TIERS = {"fixture_site": "site", "breakout_site": "site", "built": "site", "browser": "browser",
                  "server": "browser", "server_with_pdfs": "browser"}
-MEMORY_LIMIT = 1 << 30  # 1 GiB of address space: bad input must fail with bounded memory
+MEMORY_LIMIT = 1 << 30
+# Debian's Chromium, driven by Playwright (./scripts/test installs both).
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--no-first-run", "--disable-sync"]  # 1 GiB of address space: bad input must fail with bounded memory
 
 
 @dataclass
@@ -74,3 +79,15 @@ def pytest_collection_modifyitems(items) -> None:
         tier = max(found, key=TIERS.index)
         if tier not in declared:
             item.add_marker(tier)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Chromium per test module."""
+    playwright = pytest.importorskip("playwright.sync_api", reason="playwright is installed by ./scripts/test")
+    if not Path(CHROMIUM).exists():
+        pytest.fail("chromium is not installed; ./scripts/test installs it with apt-get")
+    with playwright.sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import http.server
-import shutil
 import subprocess
 import sys
 import threading
@@ -13,7 +12,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 WIDTHS = [(390, 844), (1280, 900)]
 
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is installed by ./scripts/test")
@@ -52,16 +50,6 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail("chromium is not installed; ./scripts/test installs it with apt-get")
-    with playwright.sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--no-first-run", "--disable-sync"])
-        yield instance
-        instance.close()
 
 
 def open_page(browser, url, width, height):

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from test_browser import CHROMIUM, ROOT
+from conftest import CHROMIUM, CHROMIUM_ARGS, ROOT
 
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is installed by ./scripts/test")
 pytestmark = pytest.mark.browser
@@ -27,7 +27,6 @@ pytestmark = pytest.mark.browser
 AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"  # axe-core 4.10.3 from npm, MPL-2.0 (LICENSE beside it)
 # The Nu HTML Checker (the W3C's validator), from npm's vnu-jar; ./scripts/setup --test installs it.
 VNU = ROOT / ".venv" / "node" / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -74,14 +73,6 @@ def dejavu_only(tmp_path_factory) -> dict:
     return {"FONTCONFIG_FILE": str(folder / "fonts.conf")}
 
 
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail("chromium is not installed; ./scripts/test installs it with apt-get")
-    with playwright.sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield instance
-        instance.close()
 
 
 def open_page(browser, url: str, width: int, scheme: str = "light"):
@@ -123,7 +114,7 @@ def test_flowchart_text_stays_inside_its_nodes_without_inter_installed(site, url
     assert pages
     problems, nodes = [], 0
     with playwright.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, env=dejavu_only)
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, env=dejavu_only)
         for path in pages:
             for width in (390, 1280):
                 context, page, errors = open_page(chromium, f"{url}/{path}", width)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import http.server
 import re
-import shutil
 import threading
 from collections import deque
 from pathlib import Path
@@ -26,7 +25,6 @@ playwright = pytest.importorskip("playwright.sync_api", reason="playwright is in
 from playwright.sync_api import expect  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHECKED = {c.game.id: c for c in check_content(ROOT / "content")}
 PROCEDURES = [(g, p.id) for g, c in CHECKED.items() for p in c.game.procedures]
 GAMES_WITH_PROCEDURES = [g for g, c in CHECKED.items() if c.game.procedures]
@@ -140,15 +138,6 @@ def server(site):
     httpd.shutdown()
 
 
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail("chromium is not installed; ./scripts/test installs it with apt-get")
-    with playwright.sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
-        yield instance
-        instance.close()
 
 
 @pytest.fixture
