@@ -256,19 +256,6 @@ def test_the_current_node_is_highlighted_in_an_inline_flowchart(server, site, pa
         assert highlighted == [node], f"{procedure_id}: highlighted {highlighted}, current {node}"
 
 
-def test_an_img_flowchart_is_left_alone(server, page):
-    """A chart shown as an <img> cannot be highlighted: the walker works beside it without errors."""
-    game_id, procedure_id = PROCEDURES[0]
-    graph = Graph(game_id, procedure_id)
-    page.goto(procedure_url(server, game_id, procedure_id))
-    if not page.locator("img.rs-flowchart").count():
-        pytest.skip("the flowchart of this page is no longer an <img>")
-    label, target = graph.edges[graph.start][0]
-    choose(page, label)
-    assert_at(page, graph, target, moved=True)
-    expect(page.locator("img.rs-flowchart")).to_be_visible()
-
-
 def turn_order(game_id: str) -> list:
     """The procedures the Bot turn page walks, as the site derives them."""
     from rulesmith.render.overview import bot_turn
