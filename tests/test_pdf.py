@@ -22,7 +22,7 @@ from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
 from rulesmith import aidkinds
 from rulesmith.render import pdf, weasy
-from rulesmith.render.aids import contents, pagerefs, stamp
+from rulesmith.render.aids import contents, document, pagerefs, stamp
 from rulesmith.render.site import render_site
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -238,6 +238,16 @@ def test_references_inside_the_aid_show_their_page(built):
     reader = built.reader("downloads/harbour/rules-summary-a4.pdf")
     storms_page = next(n for n, p in enumerate(reader.pages, 1) if "Move each ship up to its speed" in (p.extract_text() or ""))
     assert f"Sailing p.{storms_page}" in text
+
+
+def test_condensed_wording_says_where_the_site_prints_it_in_full(built, tmp_path):
+    text = " ".join(_text(built.reader("downloads/harbour/rules-summary-a4.pdf")).split())
+    assert "Storms, in short In full on the site: The round › Storms On a 6" in text
+    item = next(c for c in built.checked if c.game.id == "harbour")
+    kind = next(k for k in aidkinds.kinds() if k.key == "rules-summary")
+    html = document.render_html(item, kind, aidkinds.geometry().papers[0], tmp_path,
+                                {"name": "Harbour", "url": "https://rules.example/ref/"})
+    assert "In full on the site: <span class=\"url\">https://rules.example/ref/harbour/rules/round.html#storms</span>" in html
 
 
 def _count_layouts(monkeypatch) -> list[int]:

@@ -23,9 +23,9 @@ MARKS = {"missing": "?", "unverified": "!", "reconstructed": "r", "contradictory
 
 
 class AidContext(PageContext):
-    def __init__(self, game: Game, index: Index, anchors: set[str]):
+    def __init__(self, game: Game, index: Index, anchors: set[str], site_url: str = ""):
         super().__init__(game, index, page="")
-        self.anchors = anchors
+        self.anchors, self.site_url = anchors, site_url
 
     @staticmethod
     def anchor(key: str) -> str:
@@ -52,6 +52,17 @@ class AidContext(PageContext):
         shown = escape_inline(self.index.name(key))
         url = self.href(key)
         return f"[{shown}]({url})" if url else shown
+
+    def full_text_at(self, key: str, site_url: str) -> str:
+        """Where the site prints an item in full: its address when the site's is known, else
+        the path a reader follows in the site's navigation (page title › section title)."""
+        page, anchor = layout.page_of(self.game, self.index, key)
+        if site_url:
+            return site_url + page.removesuffix(".md") + ".html" + (f"#{anchor}" if anchor else "")
+        kind, _, ident = key.partition(":")
+        if kind == "rule" and self.game.section_pages[ident] != ident:
+            return f"{self.index.name('rule:' + self.game.section_pages[ident])} › {self.index.name(key)}"
+        return self.index.name(key)
 
     def kind_of(self, entity: model.Entity) -> model.Kind:
         return self.game.kind(entity.kind)

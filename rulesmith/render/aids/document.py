@@ -72,14 +72,15 @@ def render_html(checked: Checked, kind: AidKind, paper: Paper, chart_cache: Path
     """The complete HTML of one aid on one paper size."""
     game, index = checked.game, checked.index
     shown = contents.shown_keys(game, index, kind)
-    ctx = AidContext(game, index, shown)
+    site = site or {"name": "", "url": ""}
+    ctx = AidContext(game, index, shown, site["url"])
     latest = stamp.latest_erratum_in(checked, kind)
     plan = contents.planned(game, index, kind.key)
     variables = dict(
         game=game, index=index, c=ctx, aid=kind, paper=paper, geometry=geometry(),
         latest=latest, latest_text=stamp.latest_erratum_text(latest),
         date=latest.date.isoformat() if latest else None, plan=plan,
-        site=site or {"name": "", "url": ""}, gaps=contents.gaps_in(game, index, shown),
+        site=site, gaps=contents.gaps_in(game, index, shown),
         procedures=[], bot_tables=[], procedure_keys=[])
     if kind.key == "solo-aid":
         variables["procedures"] = _solo_pages(checked, ctx, paper, chart_cache)
