@@ -60,6 +60,7 @@ class Geometry:
     min_text_pt: float
     line_height: float
     column_gap_mm: float
+    column_band_mm: float
     chart: Chart
 
 
@@ -99,7 +100,7 @@ def geometry() -> Geometry:
     margin = (m["top"], m["right"], m["bottom"], m["left"])
     papers = tuple(Paper(p["key"], p["name"], p["width"], p["height"], margin) for p in data["papers"])
     return Geometry(papers, data["title_pt"], data["body_pt"], data["small_pt"], data["min_text_pt"], data["line_height"],
-                    data["column_gap_mm"], Chart(**data["chart"]))
+                    data["column_gap_mm"], data["column_band_mm"], Chart(**data["chart"]))
 
 
 @lru_cache(maxsize=1)

@@ -251,12 +251,14 @@ def test_condensed_wording_says_where_the_site_prints_it_in_full(built, tmp_path
 
 
 def _count_layouts(monkeypatch) -> list[int]:
+    """The layouts of the whole aid (not the measuring of its balanced columns) that follow."""
     calls = []
     layout = pdf._layout
 
-    def counted(*args):
-        calls.append(1)
-        return layout(*args)
+    def counted(job, html, fetcher):
+        if '<body class="measuring">' not in html:
+            calls.append(1)
+        return layout(job, html, fetcher)
 
     monkeypatch.setattr(pdf, "_layout", counted)
     return calls

@@ -37,8 +37,9 @@ from ..pipeline import Checked
 from ..problems import ContentError, Problem
 from ..aidkinds import aid_kinds, aid_path, geometry
 from ..project import project_of_content
+from . import balance
 from .aids import document, pagerefs, stamp
-from .weasy import anchor_pages, fill_page_numbers, layout_problems
+from .weasy import anchor_pages, fill_page_numbers, layout_problems, measured_positions
 
 TEMPLATES = templates()
 WORKERS = 2
@@ -215,17 +216,30 @@ def render_document(job: Job) -> weasyprint.Document:
     placeholder (see aids/pagerefs.py); then the numbers go into the HTML and the aid is
     laid out again until they stop moving."""
     fetcher = SandboxFetcher(job.roots, job.asked_by, aid_name=f"{job.title} ({job.path})")
-    document = _layout(job, job.html, fetcher)
+    html = _balance_columns(job, fetcher)
+    document = _layout(job, html, fetcher)
     pages = anchor_pages(document)
     if fill_page_numbers(document, pages):
         return document
     for _attempt in range(4):
-        document = _layout(job, pagerefs.number_pages(job.html, pages), fetcher)
+        document = _layout(job, pagerefs.number_pages(html, pages), fetcher)
         found = anchor_pages(document)
         if found == pages:
             break
         pages = found
     return document
+
+
+def _balance_columns(job: Job, fetcher: SandboxFetcher) -> str:
+    """The aid's HTML with its balanced blocks set in columns, from one measuring layout
+    (render/balance.py: far cheaper than CSS columns); unchanged when it has none."""
+    if not balance.blocks_of(job.html):
+        return job.html
+    tops, bottoms = {}, {}
+    if balance.needs_measuring(job.html):
+        measuring = balance.measuring(job.html)
+        tops, bottoms = measured_positions(_layout(job, measuring, fetcher), balance.MARK, balance.BLOCK_MARK)
+    return balance.balanced(job.html, balance.heights(tops, bottoms, job.html))
 
 
 def _layout(job: Job, html: str, fetcher: SandboxFetcher) -> weasyprint.Document:

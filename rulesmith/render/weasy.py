@@ -174,3 +174,26 @@ def _pull_back(line: list, box, end: float, shift: float) -> None:
             parent.width -= shift
 
 
+
+
+def measured_positions(document: weasyprint.Document, piece: str, block: str) -> tuple[dict[int, float], dict[int, float]]:
+    """From a measuring layout (render/balance.py): the top (px) of the first box of every
+    element marked `piece`, and the bottom of every element marked `block`, by their numbers."""
+    tops: dict[int, float] = {}
+    bottoms: dict[int, float] = {}
+
+    def walk(box) -> None:
+        element = box.element
+        if element is not None and getattr(box, "element_tag", None) and getattr(box, "position_y", None) is not None:
+            number = element.get(piece)
+            if number is not None and int(number) not in tops:
+                tops[int(number)] = box.position_y
+            number = element.get(block)
+            if number is not None and int(number) not in bottoms:
+                bottoms[int(number)] = box.position_y + box.margin_height()
+        for child in getattr(box, "children", []):
+            walk(child)
+
+    for page in page_boxes(document):
+        walk(page)
+    return tops, bottoms

@@ -39,6 +39,7 @@ def environment() -> jinja2.Environment:
     env.globals["pageref"] = pageref
     env.globals["grouped_gaps"] = contents.grouped_gaps
     env.globals["STATUS_LABELS"] = layout.STATUS_LABELS
+    env.globals["geometry"] = geometry()
     return env
 
 
