@@ -38,11 +38,16 @@ def test_columns_of_a_band_come_out_even_and_never_end_on_a_heading():
     assert balance._split([10], [False], 3) == [[0], [], []]  # a short block fills the first column
 
 
-def test_a_long_block_is_cut_into_bands_about_equally_tall():
-    bands = balance._bands([10.0] * 10, [False] * 10, limit=45.0)
+def test_a_long_block_is_cut_into_bands_about_equally_tall_rather_between_paragraphs():
+    bands = balance._bands([10.0] * 10, [False] * 10, limit=34.0)  # 100 / 34: three bands
     assert sorted(len(b) for b in bands) == [3, 3, 4]
     assert [i for b in bands for i in b] == list(range(10))
     assert balance._bands([10.0] * 4, [False] * 4, None) == [[0, 1, 2, 3]]
+    assert balance._bands([10.0] * 4, [False] * 4, 30.0) == [[0, 1, 2, 3]]  # 40 is about one band
+    # pieces 3-6 are the items of one list: the cut moves to where the list starts
+    nested = [False, False, False, True, True, True, True, False]
+    assert balance._bands([10.0] * 8, [False] * 8, 40.0, nested) == [[0, 1, 2], [3, 4, 5, 6, 7]]
+    assert balance._bands([10.0] * 8, [False] * 8, 40.0) == [[0, 1, 2, 3], [4, 5, 6, 7]]
 
 
 def test_a_numbered_list_split_over_columns_keeps_counting():

@@ -16,7 +16,6 @@ block's pieces and copies their text unchanged.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -56,6 +55,7 @@ class Block:
     band_mm: float | None
     ancestors: list[Node]  # the elements it sits in (their classes style it), outermost first
     even: bool = False  # its pieces are taken as equally tall (one-line entries): nothing to measure
+    lead: list[Node] = field(default_factory=list)  # its first children of class `lead` (a heading): full width, kept with the first band
 
 
 class _Scanner(HTMLParser):
@@ -83,6 +83,9 @@ class _Scanner(HTMLParser):
             self.blocks.append(Block(node, int(attributes.get("data-columns", "2")), float(band) if band else None,
                                      ancestors, "data-even" in attributes))
             inside = True
+        elif inside and parent is not None and parent is self.blocks[-1].root and not parent.children \
+                and "lead" in (attributes.get("class") or "").split():
+            self.blocks[-1].lead.append(node)
         elif inside and parent is not None and parent.opened:
             parent.children.append(node)
             # Only where pages may break (a band limit) is a piece opened up any further.
@@ -192,30 +195,40 @@ def _set(html: str, block: Block, leaves: list[Node], sizes: list[float]) -> str
     (class `balance` dropped) around its share of the pieces."""
     root = block.root
     keep = [leaf.tag in HEADINGS for leaf in leaves]  # a heading stays with what follows it
-    bands = _bands(sizes, keep, block.band_mm * PX_PER_MM * block.columns if block.band_mm else None)
     parents = _parents(root)
+    nested = [bool(parents[id(leaf)]) for leaf in leaves]
+    bands = _bands(sizes, keep, block.band_mm * PX_PER_MM * block.columns if block.band_mm else None, nested)
     rows = []
     for band in bands:
         columns = _split([sizes[i] for i in band], [keep[i] for i in band], block.columns)
         cells = "".join(_column(html, root, [leaves[band[i]] for i in part], parents, leaves) for part in columns)
         rows.append(f'<div class="band band-{block.columns}">{cells}</div>')
+    if block.lead:  # the heading never ends a page: it and the first band are one unit
+        lead = "".join(html[node.start:node.end] for node in block.lead)
+        rows[0] = f'<div class="led">{lead}{rows[0]}</div>'
     return f'<div class="balanced">{"".join(rows)}</div>'
 
 
-def _bands(sizes: list[float], keep: list[bool], limit: float | None) -> list[list[int]]:
-    """The pieces of each band: as few bands as keep each under `limit` (px, all its columns
-    together), about equally tall, each ending after a piece that is not a heading."""
-    if limit is None or sum(sizes) <= limit:
+def _bands(sizes: list[float], keep: list[bool], limit: float | None,
+           nested: list[bool] | None = None) -> list[list[int]]:
+    """The pieces of each band: about `limit` (px, all its columns together) tall each, in as
+    many bands as the block holds limits (rounded), equally tall; a band ends after a piece that
+    is not a heading, rather between paragraphs than inside a list (`nested`)."""
+    count = round(sum(sizes) / limit) if limit else 1
+    if count <= 1:
         return [list(range(len(sizes)))]
-    target = sum(sizes) / math.ceil(sum(sizes) / limit)
-    bands, current, above = [], [], 0.0  # above: the height of the pieces before this one
-    for i, size in enumerate(sizes):
-        if current and above + size / 2 > (len(bands) + 1) * target and not keep[i - 1]:
-            bands.append(current)
-            current = []
-        current.append(i)
-        above += size
-    return bands + [current] if current else bands
+    target = sum(sizes) / count
+    nested = nested or [False] * len(sizes)
+    tops = [sum(sizes[:i]) for i in range(len(sizes) + 1)]  # tops[i]: the height above piece i
+    cuts = []
+    for k in range(1, count):
+        allowed = [i for i in range(1, len(sizes)) if not keep[i - 1] and (not cuts or i > cuts[-1])]
+        if not allowed:
+            break
+        # nearest to the k-th target; a cut inside a list counts as a third of a band further away
+        cuts.append(min(allowed, key=lambda i: abs(tops[i] - k * target) + (target / 3 if nested[i] and nested[i - 1] else 0)))
+    bounds = [0, *cuts, len(sizes)]
+    return [list(range(a, b)) for a, b in zip(bounds, bounds[1:]) if b > a]
 
 
 def _split(sizes: list[float], keep: list[bool], columns: int) -> list[list[int]]:
