@@ -78,3 +78,21 @@ def test_aid_kinds_and_geometry_are_data_the_css_reads():
     assert not re.search(r"font-size:\s*[1-9]", css), "type sizes come from the geometry, not the stylesheet"
     assert geometry.small_pt >= geometry.min_text_pt and geometry.chart.min_font_pt >= geometry.min_text_pt
     assert {k.key for k in aidkinds.kinds()} >= {"rules-summary", "solo-aid", "card-reference"}
+
+
+def test_a_reference_to_a_subsection_of_a_condensed_section_gets_that_sections_page(checked):
+    from rulesmith.render.aids import contents
+    from rulesmith.render.aids.context import AidContext
+
+    kind = next(k for k in aidkinds.kinds() if k.key == "rules-summary")
+    seen = 0
+    for item in checked.values():
+        if item.game.aid_plan(kind.key) is None:
+            continue
+        covered = contents.condensed_cover(item.game, item.index, kind)
+        ctx = AidContext(item.game, item.index, contents.shown_keys(item.game, item.index, kind), "", covered)
+        for sub, section in covered.items():
+            assert sub not in contents.shown_keys(item.game, item.index, kind)
+            assert ctx.href(sub) == ctx.href(section) is not None, sub
+            seen += 1
+    assert seen, "no game condenses a section with subsections: the test checks nothing"

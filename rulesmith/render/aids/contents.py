@@ -100,6 +100,25 @@ def shown_keys(game: Game, index: Index, kind: AidKind) -> set[str]:
     return keys
 
 
+def condensed_cover(game: Game, index: Index, kind: AidKind) -> dict[str, str]:
+    """The subsections a condensed section stands for on this aid (those not planned as entries
+    of their own), each with that section's key: a reference to one gets the condensed
+    section's page."""
+    found: dict[str, str] = {}
+    for entries in planned(game, index, kind.key).values():
+        for entry in entries:
+            if entry.kind != "rule" or entry.full:
+                continue
+            stack = list(entry.item.sections)
+            while stack:
+                section = stack.pop()
+                key = f"rule:{section.id}"
+                if key not in entry.elsewhere:
+                    found.setdefault(key, entry.key)
+                    stack += section.sections
+    return found
+
+
 def listed_names(game: Game, index: Index, kind: AidKind) -> list[str]:
     """Headings of everything the aid lists (the tests look for each in the text layer)."""
     if kind.key == "solo-aid":

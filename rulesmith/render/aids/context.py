@@ -23,15 +23,19 @@ MARKS = {"missing": "?", "unverified": "!", "reconstructed": "r", "contradictory
 
 
 class AidContext(PageContext):
-    def __init__(self, game: Game, index: Index, anchors: set[str], site_url: str = ""):
+    def __init__(self, game: Game, index: Index, anchors: set[str], site_url: str = "",
+                 covered: dict[str, str] | None = None):
         super().__init__(game, index, page="")
         self.anchors, self.site_url = anchors, site_url
+        self.covered = covered or {}  # subsection key -> the condensed section on the aid that stands for it
 
     @staticmethod
     def anchor(key: str) -> str:
         return "x-" + key.replace(":", "--")
 
     def href(self, key: str) -> str | None:
+        if key not in self.anchors:
+            key = self.covered.get(key, key)
         return "#" + self.anchor(key) if key in self.anchors else None
 
     def md(self, text: str | None) -> str:

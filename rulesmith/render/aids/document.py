@@ -74,7 +74,7 @@ def render_html(checked: Checked, kind: AidKind, paper: Paper, chart_cache: Path
     game, index = checked.game, checked.index
     shown = contents.shown_keys(game, index, kind)
     site = site or {"name": "", "url": ""}
-    ctx = AidContext(game, index, shown, site["url"])
+    ctx = AidContext(game, index, shown, site["url"], contents.condensed_cover(game, index, kind))
     latest = stamp.latest_erratum_in(checked, kind)
     plan = contents.planned(game, index, kind.key)
     variables = dict(
