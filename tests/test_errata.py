@@ -561,6 +561,7 @@ def test_an_erratum_on_the_real_content(capsys, tmp_path, game_id):
     from rulesmith.render.aids import stamp
 
     solo_before = aid_html(copy, game_id, kind("solo-aid"), tmp_path / "cache") if checked.game.procedures else None
+    summary_before = aid_html(copy, game_id, kind("rules-summary"), tmp_path / "cache")
     code, out, err = add(capsys, copy, game_id, f"{entity.kind}:{entity.id}", f"fields.{spec.id}", str(new),
                          "--id", "test-erratum")
     if code != 0 and "erratum not applied" in err:
@@ -573,8 +574,11 @@ def test_an_erratum_on_the_real_content(capsys, tmp_path, game_id):
     page = (tmp_path / "work" / "docs" / game_id / "kinds" / f"{entity.kind}.md").read_text()
     assert "Changed by erratum test-erratum" in page
     assert "· test-erratum {#erratum-test-erratum}" in (tmp_path / "work" / "docs" / game_id / "changelog.md").read_text()
+    [checked] = check_content(copy)
+    # an aid not stamped with the erratum is byte for byte the same (condensed wording included)
+    if "test-erratum" not in [e.id for e in stamp.errata_in(checked, kind("rules-summary"))]:
+        assert aid_html(copy, game_id, kind("rules-summary"), tmp_path / "cache") == summary_before
     if solo_before is not None:  # the solo aid is re-rendered only if the erratum changes it
-        [checked] = check_content(copy)
         solo_after = aid_html(copy, game_id, kind("solo-aid"), tmp_path / "cache")
         if "test-erratum" not in [e.id for e in stamp.errata_in(checked, kind("solo-aid"))]:
             assert solo_after == solo_before

@@ -3,7 +3,8 @@ latest of them, and an erratum elsewhere leaves the aid byte for byte as it was.
 
 from __future__ import annotations
 
-from ... import model
+from ... import model, values
+from ...link import REFERENCE
 from ...aidkinds import AidKind
 from ...game import latest_erratum
 from ...pipeline import Checked
@@ -18,14 +19,27 @@ def errata_in(checked: Checked, kind: AidKind) -> list[model.Erratum]:
     shown = contents.shown_keys(game, index, kind)
     items = {"table", "term", "rule", "procedure", "example", "gap"} | {k.id for k in game.kinds}
     always = {"rule"} if kind.needs == "procedures" else set()
+    # A condensed section prints its condensed wording, not its full text: what it refers to is
+    # what that wording refers to.
+    condensed = [entry for entries in contents.planned(game, index, kind.key).values()
+                 for entry in entries if not entry.full]
+    printed_refs = {_item_of(match.group(1)) for entry in condensed for match in REFERENCE.finditer(entry.condensed)}
+    full_text_shown = shown - {entry.key for entry in condensed}
 
     def changes_it(erratum: model.Erratum) -> bool:
         prefix = erratum.target.split(":", 1)[0]
         return (prefix in always or prefix not in items
-                or erratum.target in shown
-                or any(owner in shown for owner in index.backlinks.get(erratum.target, [])))
+                or erratum.target in shown or erratum.target in printed_refs
+                or any(owner in full_text_shown for owner in index.backlinks.get(erratum.target, [])))
 
     return [erratum for erratum in game.errata if changes_it(erratum)]
+
+
+def _item_of(target: str) -> str:
+    """The item a reference names: `value:country:nigeria.ct` names country:nigeria."""
+    if target.startswith(values.PREFIX):
+        return target.removeprefix(values.PREFIX).split(".", 1)[0]
+    return target
 
 
 def latest_erratum_in(checked: Checked, kind: AidKind) -> model.Erratum | None:
