@@ -7,6 +7,8 @@ the new site replaces the old one in one rename, so a failed build leaves the la
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import os
 import shutil
 import sys
@@ -15,7 +17,7 @@ import time
 from pathlib import Path
 
 from .pipeline import Checked, check_content
-from .files import write_if_changed
+from .files import write_atomic, write_if_changed
 from .engines import DEFAULT_ENGINE, ENGINES
 from .mkdocs_config import write_config
 from .problems import UsageError
@@ -127,6 +129,24 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
         docs = work / "docs"
         nav = render_docs(checked, charts, downloads, docs, aids, cache=cache)
     site = site.resolve()
+    config = write_config(project, work, nav, site_url)
+    inputs = _site_inputs(docs, config, engine)
+    current = _site_is_current(work, site, inputs)
+    # Same pages, PDFs, assets and configuration as the site on disk was built from: the engine
+    # would write the same site again, so it is not run.
+    with progress.step(f"{engine} build"):
+        if not current:
+            _build_site(engine, config, site)
+    if not current:
+        _remember_site(work, site, inputs)
+    elif not quiet:
+        print(f"  the site is unchanged: {engine} was not run", file=sys.stderr)
+    if not quiet:
+        print(f"built {site} ({sum(progress.timings.values()):.1f} s)", file=sys.stderr)
+    return progress.timings
+
+
+def _build_site(engine: str, config: Path, site: Path) -> None:
     try:
         site.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=".site-", dir=site.parent))
@@ -134,15 +154,44 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
         raise UsageError(f"cannot write the site to {site}: {error.strerror}",
                          "choose a folder you can write to with --site") from None
     try:
-        with progress.step(f"{engine} build"):
-            ENGINES[engine](write_config(project, work, nav, site_url), staging)
+        ENGINES[engine](config, staging)
         _swap(staging, site)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    if not quiet:
-        print(f"built {site} ({sum(progress.timings.values()):.1f} s)", file=sys.stderr)
-    return progress.timings
+
+
+SITE_RECORD = "site-built.json"  # in the work folder: what the site on disk was built from
+
+
+def _site_inputs(docs: Path, config: Path, engine: str) -> str:
+    """A digest of everything the engine builds the site from: the generated pages, PDFs and
+    assets, the configuration, the engine, and the site templates (theme overrides)."""
+    digest = hashlib.sha256(engine.encode() + b"\0" + config.read_bytes())
+    for folder in (docs, TEMPLATES / "site"):
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _site_files(site: Path) -> list:
+    """What the site folder holds now (to notice a site changed or removed since it was built)."""
+    return [[str(p.relative_to(site)), p.stat().st_size, p.stat().st_mtime_ns]
+            for p in sorted(site.rglob("*")) if p.is_file()] if site.is_dir() else []
+
+
+def _site_is_current(work: Path, site: Path, inputs: str) -> bool:
+    try:
+        record = json.loads((work / SITE_RECORD).read_text())
+    except (OSError, ValueError):
+        return False
+    return (record.get("site") == str(site) and record.get("inputs") == inputs
+            and record.get("files") == _site_files(site) and bool(record.get("files")))
+
+
+def _remember_site(work: Path, site: Path, inputs: str) -> None:
+    record = {"site": str(site), "inputs": inputs, "files": _site_files(site)}
+    write_atomic(work / SITE_RECORD, json.dumps(record).encode())
 
 
 def _swap(staging: Path, site: Path) -> None:

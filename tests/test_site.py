@@ -188,3 +188,33 @@ def test_two_clean_builds_are_byte_identical(built, tmp_path):
         build(content, tmp_path / "undated" / "site", pdfs=False, quiet=True, work=tmp_path / "undated" / "work")
         first = {p: p.read_bytes() for p in (tmp_path / "undated" / "site").rglob("*") if p.is_file()}
     assert [str(p) for p, data in first.items() if today.isoformat().encode() in data] == []
+
+
+@pytest.mark.site
+def test_the_engine_runs_again_only_when_the_site_would_change(tmp_path, monkeypatch):
+    """A rebuild with the same pages, PDFs and configuration leaves the site as it is; a changed
+    page, or a site folder changed since, is built again."""
+    from rulesmith import build as build_module
+
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "site", content)
+    runs = []
+    engine = build_module.ENGINES["mkdocs"]
+    monkeypatch.setitem(build_module.ENGINES, "mkdocs", lambda config, out: (runs.append(1), engine(config, out)))
+    site, work = tmp_path / "site", tmp_path / "work"
+
+    def build() -> int:
+        build_module.build(content, site, pdfs=False, quiet=True, work=work)
+        return len(runs)
+
+    assert build() == 1
+    assert build() == 1  # nothing changed: not run
+    (site / "index.html").write_text("edited by hand")
+    assert build() == 2  # the site was changed since: built again
+    assert "edited by hand" not in (site / "index.html").read_text()
+    game = next(p for p in content.iterdir() if (p / "game.yaml").is_file())
+    text = (game / "game.yaml").read_text()
+    (game / "game.yaml").write_text(text.replace("name: ", "name: Renamed ", 1))
+    assert build() == 3  # a page changed
+    shutil.rmtree(site)
+    assert build() == 4 and (site / "index.html").is_file()
