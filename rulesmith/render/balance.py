@@ -126,11 +126,7 @@ def _insert(html: str, edits: list[tuple[int, str]], start: int, end: int) -> st
     return "".join(out) + html[last:end]
 
 
-def needs_measuring(html: str) -> bool:
-    return any(not block.even for block in blocks_of(html))
-
-
-def measuring(html: str) -> str:
+def measuring(html: str, blocks: list[Block] | None = None) -> str:
     """The document to measure: the aid's head (its stylesheet), then only its balanced blocks,
     each inside copies of the elements it sits in (so the same rules style it), with the block
     and each of its pieces marked with its number; the body's class `measuring` sets each block
@@ -138,7 +134,7 @@ def measuring(html: str) -> str:
     body = html.index("<body")
     parts = [html[:body], '<body class="measuring">']
     number = 0
-    for count, block in enumerate(blocks_of(html)):
+    for count, block in enumerate(blocks_of(html) if blocks is None else blocks):
         root = block.root
         if block.even:
             number += len(root.leaves())
@@ -159,11 +155,12 @@ def _tag_end(html: str, node: Node) -> int:
     return node.start_end - (2 if html[node.start_end - 2] == "/" else 1)
 
 
-def heights(tops: dict[int, float], bottoms: dict[int, float], html: str) -> list[float]:
+def heights(tops: dict[int, float], bottoms: dict[int, float], html: str,
+            blocks: list[Block] | None = None) -> list[float]:
     """Each piece's height (px, its share of its column) from the measured layout: the top of
     every piece and the bottom of every block, by the numbers `measuring` gave them."""
     found, number = [], 0
-    for count, block in enumerate(blocks_of(html)):
+    for count, block in enumerate(blocks_of(html) if blocks is None else blocks):
         numbers = list(range(number, number + len(block.root.leaves())))
         number += len(numbers)
         if block.even:
@@ -175,12 +172,12 @@ def heights(tops: dict[int, float], bottoms: dict[int, float], html: str) -> lis
     return found
 
 
-def balanced(html: str, heights: list[float]) -> str:
+def balanced(html: str, heights: list[float], blocks: list[Block] | None = None) -> str:
     """The aid with every balanced block set as bands of side-by-side columns; `heights` are the
-    measured heights (px) of its pieces, in document order, as `measuring` numbered them."""
-    blocks = blocks_of(html)
+    measured heights (px) of its pieces, in document order, as `measuring` numbered them.
+    `blocks` is `blocks_of(html)`, when the caller has it already."""
     out, last, number = [], 0, 0
-    for block in blocks:
+    for block in blocks_of(html) if blocks is None else blocks:
         leaves = block.root.leaves()
         sizes = heights[number:number + len(leaves)]
         number += len(leaves)
@@ -201,7 +198,7 @@ def _set(html: str, block: Block, leaves: list[Node], sizes: list[float]) -> str
     rows = []
     for band in bands:
         columns = _split([sizes[i] for i in band], [keep[i] for i in band], block.columns)
-        cells = "".join(_column(html, root, [leaves[band[i]] for i in part], parents, leaves) for part in columns)
+        cells = "".join(_column(html, root, [leaves[band[i]] for i in part], parents) for part in columns)
         rows.append(f'<div class="band band-{block.columns}">{cells}</div>')
     if block.lead:  # the heading never ends a page: it and the first band are one unit
         lead = "".join(html[node.start:node.end] for node in block.lead)
@@ -277,7 +274,7 @@ def _parents(root: Node) -> dict[int, list[Node]]:
     return found
 
 
-def _column(html: str, root: Node, pieces: list[Node], parents: dict[int, list[Node]], leaves: list[Node]) -> str:
+def _column(html: str, root: Node, pieces: list[Node], parents: dict[int, list[Node]]) -> str:
     """One column: the block's start tag (without `balance`), the pieces in their wrappers."""
     parts = [_start_tag(html, root, None, root)]
     open_chain: list[Node] = []

@@ -233,13 +233,14 @@ def render_document(job: Job) -> weasyprint.Document:
 def _balance_columns(job: Job, fetcher: SandboxFetcher) -> str:
     """The aid's HTML with its balanced blocks set in columns, from one measuring layout
     (render/balance.py: far cheaper than CSS columns); unchanged when it has none."""
-    if not balance.blocks_of(job.html):
+    blocks = balance.blocks_of(job.html)
+    if not blocks:
         return job.html
     tops, bottoms = {}, {}
-    if balance.needs_measuring(job.html):
-        measuring = balance.measuring(job.html)
+    if any(not block.even for block in blocks):
+        measuring = balance.measuring(job.html, blocks)
         tops, bottoms = measured_positions(_layout(job, measuring, fetcher), balance.MARK, balance.BLOCK_MARK)
-    return balance.balanced(job.html, balance.heights(tops, bottoms, job.html))
+    return balance.balanced(job.html, balance.heights(tops, bottoms, job.html, blocks), blocks)
 
 
 def _layout(job: Job, html: str, fetcher: SandboxFetcher) -> weasyprint.Document:

@@ -66,16 +66,21 @@ def bot_tables(game: Game, index: Index) -> list[model.Table]:
                    for owner in index.backlinks.get(f"table:{table.id}", []))]
 
 
+def _subsection_keys(entry: Entry) -> list[str]:
+    """The keys of a rules entry's subsections, nested ones too, but those planned elsewhere."""
+    keys, stack = [], list(entry.item.sections)
+    while stack:
+        section = stack.pop()
+        if f"rule:{section.id}" not in entry.elsewhere:
+            keys.append(f"rule:{section.id}")
+            stack += section.sections
+    return keys
+
+
 def _entry_keys(game: Game, entry: Entry) -> set[str]:
     keys = {entry.key}
     if entry.kind == "rule" and entry.full and entry.subsections:
-        stack = list(entry.item.sections)
-        while stack:
-            section = stack.pop()
-            if f"rule:{section.id}" in entry.elsewhere:
-                continue
-            keys.add(f"rule:{section.id}")
-            stack += section.sections
+        keys.update(_subsection_keys(entry))
     if entry.kind == "kind":
         keys |= {f"{e.kind}:{e.id}" for e in game.entities_of(entry.item.id)}
     return keys
@@ -107,15 +112,9 @@ def condensed_cover(game: Game, index: Index, kind: AidKind) -> dict[str, str]:
     found: dict[str, str] = {}
     for entries in planned(game, index, kind.key).values():
         for entry in entries:
-            if entry.kind != "rule" or entry.full:
-                continue
-            stack = list(entry.item.sections)
-            while stack:
-                section = stack.pop()
-                key = f"rule:{section.id}"
-                if key not in entry.elsewhere:
+            if entry.kind == "rule" and not entry.full:
+                for key in _subsection_keys(entry):
                     found.setdefault(key, entry.key)
-                    stack += section.sections
     return found
 
 

@@ -57,12 +57,12 @@ class AidContext(PageContext):
         url = self.href(key)
         return f"[{shown}]({url})" if url else shown
 
-    def full_text_at(self, key: str, site_url: str) -> str:
+    def full_text_at(self, key: str) -> str:
         """Where the site prints an item in full: its address when the site's is known, else
         the path a reader follows in the site's navigation (page title › section title)."""
         page, anchor = layout.page_of(self.game, self.index, key)
-        if site_url:
-            return site_url + page.removesuffix(".md") + ".html" + (f"#{anchor}" if anchor else "")
+        if self.site_url:
+            return self.site_url + page.removesuffix(".md") + ".html" + (f"#{anchor}" if anchor else "")
         kind, _, ident = key.partition(":")
         if kind == "rule" and self.game.section_pages[ident] != ident:
             return f"{self.index.name('rule:' + self.game.section_pages[ident])} › {self.index.name(key)}"

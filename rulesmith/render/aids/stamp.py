@@ -38,7 +38,7 @@ def errata_in(checked: Checked, kind: AidKind) -> list[model.Erratum]:
 def _item_of(target: str) -> str:
     """The item a reference names: `value:country:nigeria.ct` names country:nigeria."""
     if target.startswith(values.PREFIX):
-        return target.removeprefix(values.PREFIX).split(".", 1)[0]
+        return values.parse(target.removeprefix(values.PREFIX))[0]
     return target
 
 
