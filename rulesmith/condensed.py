@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from . import model, values
+from .fieldtypes import plain as plain_value
 from .link import REFERENCE, Index
 
 NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w])")
@@ -49,7 +50,7 @@ def full_text(item, index: Index) -> str:
         parts += [column.title for column in item.columns]
         for row in item.rows:
             for cell in row:
-                value = cell.get("value", "") if isinstance(cell, dict) else cell
+                value = plain_value(cell)
                 parts.append(", ".join(map(str, value)) if isinstance(value, list) else str(value))
     elif isinstance(item, model.Procedure):
         parts += [item.title, item.description, item.note or ""]
@@ -57,7 +58,7 @@ def full_text(item, index: Index) -> str:
         parts += [branch.when for node in item.nodes for branch in node.branches]
     elif isinstance(item, model.Entity):
         parts += [item.name, item.text, item.note or ""]
-        parts += [str(v.get("value", "") if isinstance(v, dict) else v) for v in item.fields.values()]
+        parts += [str(plain_value(v)) for v in item.fields.values()]
     else:
         parts.append(getattr(item, "name", "") or getattr(item, "title", ""))
     return "\n".join(_plain(part, index) for part in parts if part)

@@ -15,6 +15,7 @@ from markupsafe import Markup
 
 from .. import model, values
 from ..expressions import plain
+from ..fieldtypes import ListType, Value, field_type
 from ..game import Game
 from ..items import tag_of
 from ..project import templates
@@ -111,25 +112,24 @@ class PageContext:
         """A field or cell value for a table cell, with its status marker where it has one."""
         if raw is None:
             return self._marker("missing", "", short) if entity_status == "missing" else "—"
-        status = raw.get("status") if isinstance(raw, dict) else None
-        value = plain(raw)
-        if status == "missing" or value is None and status:
-            return self._marker("missing", raw.get("note", ""), short)
-        shown = self._value(value, spec)
-        if status and status != "verified":
-            shown += " " + self._marker(status, raw.get("note", ""), short)
+        found = Value.of(raw)
+        if found.missing or found.value is None:
+            return self._marker("missing", found.note or "", short)
+        shown = self._value(found.value, spec)
+        if found.doubtful:
+            shown += " " + self._marker(found.status, found.note or "", short)
         return shown
 
     def _value(self, value, spec) -> str:
+        kind = field_type(spec.type) if spec is not None else None
         if isinstance(value, list):
             return ", ".join(self._value(v, spec) for v in value) or "—"
-        if isinstance(value, bool):
-            return "Yes" if value else "No"
-        if spec is not None and spec.type in ("ref", "ref-list") and f"{spec.to}:{value}" in self.index.targets:
+        if kind is not None and kind.name in ("ref", "ref-list") and f"{spec.to}:{value}" in self.index.targets:
             return str(self.ref(f"{spec.to}:{value}"))
-        if spec is not None and spec.type in ("text", "text-list"):
+        if kind is not None and kind.text_format == "markdown":
             return str(self.cell(str(value)))
-        return table_cell(escape_inline(str(value)))
+        item = kind.item if isinstance(kind, ListType) else kind
+        return table_cell(escape_inline(item.shown(value) if item is not None and item.accepts(value) else str(value)))
 
     def step_number(self, target: str, node_id: str) -> int | str:
         """The number readers see for a procedure's node (the flowchart's and the list's)."""
@@ -142,8 +142,7 @@ class PageContext:
     def missing_fields(self, entity: model.Entity) -> list[str]:
         """Names of this entity's fields that the source does not give (one marker names them all)."""
         kind = self.game.kind(entity.kind)
-        return [spec.name for spec in kind.fields
-                if isinstance(entity.fields.get(spec.id), dict) and entity.fields[spec.id].get("status") == "missing"]
+        return [spec.name for spec in kind.fields if Value.of(entity.fields.get(spec.id)).missing]
 
     def marker(self, status: str, note: str, short: bool = False, names: str = "") -> Markup:
         return Markup(self._marker(status, note, short, names))
@@ -203,9 +202,10 @@ def gaps_of(game: Game) -> list[dict]:
         key = f"{entity.kind}:{entity.id}"
         if entity.status != "verified":
             add(key, entity.name, entity.status, entity.note, entity.where())
-        for name, value in entity.fields.items():
-            if isinstance(value, dict) and value.get("status", "verified") != "verified":
-                add(key, f"{entity.name}: {field_name(game, entity, name)}", value["status"], value.get("note"), entity.where("fields", name))
+        for name, raw in entity.fields.items():
+            value = Value.of(raw)
+            if value.doubtful:
+                add(key, f"{entity.name}: {field_name(game, entity, name)}", value.status, value.note, entity.where("fields", name))
     for section, _page in game.all_sections():
         if section.status != "verified":
             add(f"rule:{section.id}", section.title, section.status, section.note, section.where())
@@ -213,11 +213,12 @@ def gaps_of(game: Game) -> list[dict]:
         if table.status != "verified":
             add(f"table:{table.id}", table.title, table.status, table.note, table.where())
         for r, row in enumerate(table.rows):
-            for c, value in enumerate(row):
-                if isinstance(value, dict) and value.get("status", "verified") != "verified":
+            for c, raw in enumerate(row):
+                value = Value.of(raw)
+                if value.doubtful:
                     column = table.columns[c].title if c < len(table.columns) else c
                     add(f"table:{table.id}", f"{table.title}: {row_label(game, table, row)} / {column}",
-                        value["status"], value.get("note"), table.where("rows", r, c))
+                        value.status, value.note, table.where("rows", r, c))
     for name in ("procedures", "examples"):
         for item in getattr(game, name):
             if item.status != "verified":

@@ -12,6 +12,7 @@ from ... import model
 from ...game import Game
 from ...link import Index
 from .. import layout
+from ...fieldtypes import Value, field_type
 from ..markup import escape_inline, icon_html, render_text
 from ..site import PageContext
 from .charts import _lines
@@ -78,11 +79,9 @@ class AidContext(PageContext):
         """(fields with a value, fields marked missing) of an entity, text fields or the others."""
         shown, missing = [], []
         for spec in self.kind_of(entity).fields:
-            if (spec.type in ("text", "text-list")) != text or spec.id not in entity.fields:
+            if (field_type(spec.type).text_format == "markdown") != text or spec.id not in entity.fields:
                 continue
-            raw = entity.fields[spec.id]
-            is_missing = isinstance(raw, dict) and raw.get("status") == "missing"
-            (missing if is_missing else shown).append(spec)
+            (missing if Value.of(entity.fields[spec.id]).missing else shown).append(spec)
         return shown, missing
 
     def table_lines(self, table: model.Table) -> int:
@@ -130,7 +129,6 @@ def titled(svg_html: str, label: str) -> str:
 
 
 def plain_value(value) -> str:
-    if isinstance(value, dict):
-        value = value.get("value", "")
+    value = Value.of(value).value
     value = "" if value is None else value
     return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
