@@ -58,9 +58,12 @@ def markdown_value(value) -> Markup:
 
 
 def render_text(text: str, index: Index, href: Callable[[str], str | None],
-                icon: Callable[[str], str] | None = None) -> str:
+                icon: Callable[[str], str] | None = None,
+                marker: Callable[[str, str], str] | None = None) -> str:
     """Markdown with references as [label](href) links and icons as inline HTML; brackets that
-    never close are text (markdown_config.literal_brackets), as the check reads them."""
+    never close are text (markdown_config.literal_brackets), as the check reads them. A value
+    reference to a field or cell the data marks (missing, unverified …) is followed by
+    `marker(status, note)`, so the doubt is shown wherever the value is printed."""
     icon = icon or (lambda name: icon_html(index, name))
     text = literal_brackets(text)
 
@@ -70,7 +73,9 @@ def render_text(text: str, index: Index, href: Callable[[str], str | None],
         if kind == "icon":
             return icon(ident)
         if kind == "value":
-            return escape_inline(values.shown(values.lookup(index, ident)))
+            shown_value = escape_inline(values.shown(values.lookup(index, ident)))
+            status, note = values.status(index, ident)
+            return shown_value + (" " + marker(status, note) if marker and status != "verified" else "")
         shown = escape_inline(label if label else index.name(target))
         url = href(target)
         link = f"[{shown}]({escape_url(url)})" if url else shown

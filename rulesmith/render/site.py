@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 import jinja2
 from markupsafe import Markup
 
-from .. import model, values
+from .. import affects, model, values
 from ..expressions import plain
 from ..fieldtypes import ListType, Value, field_type
 from ..game import Game
-from ..items import tag_of
+from ..items import ITEM_TYPES, key_of, tag_of
 from ..project import templates
 from ..link import Index
 from ..pipeline import Checked
@@ -55,6 +56,7 @@ def environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.filters["inline"] = env.filters["e"] = env.filters["escape"] = markdown_value
     env.filters["url"] = lambda url: Markup(escape_url(url))
+    env.filters["table_cell"] = lambda markdown: Markup(table_cell(str(markdown)))
     env.globals["STATUS_LABELS"] = layout.STATUS_LABELS
     env.globals["reads_data"] = values.reads_data
     env.globals["value_inputs"] = values.value_inputs
@@ -80,7 +82,8 @@ class PageContext:
 
     def md(self, text: str | None) -> Markup:
         """A Markdown field of the content, which the check has judged as readers get it."""
-        return Markup(render_text(str(text or ""), self.index, self.href))
+        return Markup(render_text(str(text or ""), self.index, self.href,
+                                  marker=lambda status, _note: self.marker(status, "", short=True)))
 
     def cell(self, text: str | None) -> Markup:
         return Markup(table_cell(self.md(text)))
@@ -159,6 +162,59 @@ class PageContext:
         shown = f'<span class="rs-gap rs-gap--{status}">{glyph_svg("material/alert-outline")}<em>{text}</em></span>'
         if note and not short:
             shown += " " + table_cell(str(self.md(note)))
+        return shown
+
+    # ---- gaps shown where they are met: the places each gap `affects` (rulesmith/affects.py)
+
+    @staticmethod
+    def item_key(item) -> str:
+        """kind:id of a content item (a section is rule:id, an entity its kind:id)."""
+        for item_type in ITEM_TYPES:
+            if type(item) is item_type.model:
+                return key_of(item_type, item)
+        raise TypeError(f"not a content item: {type(item).__name__}")
+
+    def gaps_at(self, key: str, inner: str | None = None, already: str = "") -> Markup:
+        """The markers of the gaps that affect an item (or a field, cell "row.column" or step of
+        it): each the gap's marker and a link to it, as a [[gap:…]] reference renders; a gap the
+        text `already` refers to is not repeated."""
+        gaps = [g for g in affects.at(self.game, self.index, key, inner) if f"[[gap:{g.id}]" not in already]
+        return Markup(" ".join(str(self.md(f"[[gap:{g.id}]]")) for g in gaps))
+
+    def item_gaps(self, item) -> Markup:
+        """The markers of the gaps that affect an item as a whole, unless its own text names them."""
+        own = " ".join(str(getattr(item, name, "") or "") for name in ("body", "text", "description", "definition", "note"))
+        return self.gaps_at(self.item_key(item), already=own)
+
+    def cell_gaps(self, table: model.Table, row: list, column: int) -> Markup:
+        return self.gaps_at(f"table:{table.id}", affects.cell_key(table, row, column))
+
+    def field_gaps(self, entity: model.Entity, field_id: str) -> Markup:
+        return self.gaps_at(f"{entity.kind}:{entity.id}", field_id)
+
+    def step_gaps(self, procedure: model.Procedure, node: model.Node) -> Markup:
+        return self.gaps_at(f"procedure:{procedure.id}", node.id)
+
+    def affected_places(self, gap: model.Gap) -> list[Markup]:
+        """The places a gap affects as links a reader follows: the item's name, then the field,
+        the cell (row / column) or the step number."""
+        shown = []
+        for address in gap.affects or []:
+            try:
+                place = affects.parse(self.index, address)
+            except values.ValueError_:
+                continue
+            link = str(self.ref(place.key))
+            item: Any = self.index.targets[place.key].item
+            if place.step is not None:
+                link += f", step {self.step_number(place.key, place.step)}"
+            elif place.field is not None:
+                link += ": " + escape_inline(field_name(self.game, item, place.field))
+            elif place.row is not None:
+                row = next(r for r in item.rows if str(plain(r[0])) == place.row)
+                column = next(c.title for c in item.columns if c.id == place.column)
+                link += ": " + escape_inline(f"{row_label(self.game, item, row)} / {column}")
+            shown.append(Markup(link))
         return shown
 
     def has_gaps(self, prefix: str) -> bool:
