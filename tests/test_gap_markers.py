@@ -103,8 +103,9 @@ def block(tree: Element, anchor: str) -> list[Element]:
     heading = found[0]
     siblings = [c for c in heading.parent.children if isinstance(c, Element)]
     out = [heading]
+    ends = ("dt",) if heading.tag == "dt" else HEADINGS  # a glossary term: its definition
     for sibling in siblings[siblings.index(heading) + 1:]:
-        if sibling.tag in HEADINGS:
+        if sibling.tag in ends:
             break
         out.append(sibling)
     return out

@@ -168,7 +168,7 @@ class PageContext:
 
     def item_gaps(self, item) -> str:
         """The markers of the gaps that affect an item as a whole, unless its own text names them."""
-        own = " ".join(str(getattr(item, name, "") or "") for name in ("body", "text", "description", "note"))
+        own = " ".join(str(getattr(item, name, "") or "") for name in ("body", "text", "description", "definition", "note"))
         return self.gaps_at(self.item_key(item), already=own)
 
     def cell_gaps(self, table: model.Table, row: list, column: int) -> str:
