@@ -199,7 +199,7 @@ def _follows(page: str, text: str, title: str) -> bool:
     """Is `title` printed right after `text` (allowing for page references such as "p.3"
     that the aid adds inside it)?"""
     head = text[:25]
-    return any(title in page[m.start() + len(head):m.start() + len(text) + 40]
+    return any(title in page[m.start() + len(head):m.start() + len(text) + 40 + len(title)]
                for m in re.finditer(re.escape(head), page))
 
 
@@ -225,6 +225,8 @@ def _marked(page: str, game, index, kind, gap, place: affects.Place) -> bool:
         after = page[start:start + 1500]
         marks = after.find("gapinthesourcehere")
         if marks >= 0 and title in after[marks:marks + 400]:
+            return True
+        if title in after:  # the item's own text refers to the gap (the aid then prints no second line)
             return True
     return False
 
