@@ -19,7 +19,7 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from rulesmith import affects, aidkinds
+from rulesmith import affects, aidkinds, model
 from rulesmith.expressions import plain
 from rulesmith.pipeline import check_content
 from rulesmith.render import layout
@@ -195,18 +195,30 @@ def pdf_misses(built, checked) -> list[str]:
     return missing
 
 
-def _follows(page: str, text: str, title: str) -> bool:
-    """Is `title` printed right after `text` (allowing for page references such as "p.3"
-    that the aid adds inside it)?"""
+def _follows(page: str, text: str, title: str, slack: int = 400) -> bool:
+    """Is `title` printed within the place's own text and a little after it (page references
+    such as "p.3" the aid adds, a decision's branches, other gaps' markers, the lines of a
+    table row that pypdf interleaves)?"""
     head = text[:25]
-    return any(title in page[m.start() + len(head):m.start() + len(text) + 40 + len(title)]
-               for m in re.finditer(re.escape(head), page))
+    return any(title in page[m.start():m.start() + len(text) + slack] for m in re.finditer(re.escape(head), page))
+
+
+def _own_text(item, index) -> str:
+    """The words an item prints under its heading (not its subsections)."""
+    parts = [getattr(item, name, "") or "" for name in ("body", "text", "description", "definition")]
+    if isinstance(item, model.Procedure):
+        parts += [node.text for node in item.nodes]
+    if isinstance(item, model.Table):
+        parts += [str(plain(cell)) for row in item.rows for cell in row]
+    if isinstance(item, model.Entity):
+        parts += [str(plain(v)) for v in item.fields.values()]
+    return squash(" ".join(plain_text(part, index) for part in parts))
 
 
 def _marked(page: str, game, index, kind, gap, place: affects.Place) -> bool:
-    """Does this page (squashed text) show the gap's marker at the place: right after the
-    step's text, the cell's or field's value, or under the item's heading ("Gap in the source
-    here: …")?"""
+    """Does this page (squashed text) show the gap at the place: after the step's text, the
+    cell's or field's value, or under the item's heading, within what the item prints there
+    (a marker "Gap in the source here: …" or the gap named in the item's own text)?"""
     title = squash(gap.title)
     target = index.targets[place.key].item
     if place.step is not None:
@@ -220,15 +232,12 @@ def _marked(page: str, game, index, kind, gap, place: affects.Place) -> bool:
         shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
         return _follows(page, squash(plain_text(shown, index)), title)
     covering = contents.condensed_cover(game, index, kind).get(place.key)
+    entries = [e for part in contents.planned(game, index, kind.key).values() for e in part]
+    condensed = next((e.condensed for e in entries if e.key == (covering or place.key) and e.condensed), None)
+    own = squash(plain_text(condensed, index)) if condensed else _own_text(target, index)
     heading = squash(index.name(covering or place.key))
-    for start in [m.start() for m in re.finditer(re.escape(heading), page)]:
-        after = page[start:start + 1500]
-        marks = after.find("gapinthesourcehere")
-        if marks >= 0 and title in after[marks:marks + 400]:
-            return True
-        if title in after:  # the item's own text refers to the gap (the aid then prints no second line)
-            return True
-    return False
+    return any(title in page[m.start():m.start() + len(heading) + len(own) + 600]
+               for m in re.finditer(re.escape(heading), page))
 
 
 # ---------------------------------------------------------------- the made-up game: every shape of place
