@@ -145,6 +145,7 @@ def inline_svg(svg: bytes, title: str) -> str:
     body = _GRAPHVIZ_ID.sub("", body)
     body = _NODE_TITLE.sub(lambda m: f'{m.group(1)} data-chart-node="{html.escape(html.unescape(m.group(2)))}">', body)
     body = _EDGE_TITLE.sub(r"\1", body)
-    label = html.escape(f"Flowchart: {title}. The same steps are listed as text below.", quote=True)
+    stop = "" if title[-1:] in "?!." else "."
+    label = html.escape(f"Flowchart: {title}{stop} The same steps are listed as text below.", quote=True)
     body = body.replace("<svg ", f'<svg class="rs-flowchart__svg" role="img" aria-label="{label}" ', 1)
     return "\n".join(line for line in body.splitlines() if line.strip())

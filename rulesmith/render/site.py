@@ -7,6 +7,7 @@ someone writes `kinds/<kind>.md.j2`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -92,8 +93,12 @@ class PageContext:
         return [k for k in self.index.backlinks.get(key, []) if k in self.index.targets]
 
     def labelled_ref(self, key: str) -> str:
-        """A link followed by what the target is, so two things of the same name stay apart."""
-        return f"{self.ref(key)} <small>({escape_inline(tag_of(self.game, key))})</small>"
+        """A link followed by what the target is, so two things of the same name stay apart; not
+        where the name says it already ("Trend Table", not "Trend Table (table)")."""
+        tag = tag_of(self.game, key)
+        if re.search(rf"(?i)(?<![\w-]){re.escape(tag)}$", self.index.name(key)):
+            return self.ref(key)
+        return f"{self.ref(key)} <small>({escape_inline(tag)})</small>"
 
     def value(self, raw, spec, entity_status: str = "verified", short: bool = False) -> str:
         """A field or cell value for a table cell, with its status marker where it has one."""
@@ -117,6 +122,8 @@ class PageContext:
             return self.ref(f"{spec.to}:{value}")
         if spec is not None and spec.type in ("text", "text-list"):
             return self.cell(str(value))
+        if spec is not None and spec.type == "enum":
+            return table_cell(escape_inline(enum_label(str(value))))
         return table_cell(escape_inline(str(value)))
 
     def step_number(self, target: str, node_id: str) -> int | str:
@@ -210,6 +217,15 @@ def gaps_of(game: Game) -> list[dict]:
     for gap in game.gaps:
         add(f"gap:{gap.id}", gap.title, gap.status, gap.note, gap.where())
     return found
+
+
+def enum_label(value: str) -> str:
+    """An enum value as readers read it: a value written as a key ("influence-and-demonstrator")
+    becomes words ("Influence and demonstrator"); a value written as words stays as it is."""
+    if re.fullmatch(r"[a-z0-9]+(?:[-_][a-z0-9]+)*", value):
+        words = re.sub(r"[-_]", " ", value)
+        return words[:1].upper() + words[1:]
+    return value
 
 
 def row_label(game: Game, table: model.Table, row: list) -> str:
