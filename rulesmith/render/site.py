@@ -134,6 +134,21 @@ class PageContext:
             return numbering(procedure).get(node_id, node_id)
         return node_id
 
+    def check_where(self, item) -> str:
+        """What a reader checks where the data is not (fully) from the source: the printed card for
+        a card or component, the printed rulebook for a rule, a table, a procedure or an example."""
+        return "check the printed card" if isinstance(item, model.Entity) else "check the printed rulebook"
+
+    def coverage(self, kind: model.Kind) -> str:
+        """How much of a kind the source gives: "6 of 7 in the source, 1 reconstructed"."""
+        given, rebuilt = coverage(self.game, kind)
+        shown = f"{given} of {kind.count} in the source" if kind.count is not None else f"{given} in the source"
+        return shown + (f", {rebuilt} reconstructed" if rebuilt else "")
+
+    def complete(self, kind: model.Kind) -> bool:
+        """Whether the source gives every one of a kind (none missing, none reconstructed)."""
+        return kind.count is None or coverage(self.game, kind)[0] >= kind.count
+
     def missing_fields(self, entity: model.Entity) -> list[str]:
         """Names of this entity's fields that the source does not give (one marker names them all)."""
         kind = self.game.kind(entity.kind)
@@ -175,6 +190,13 @@ class PageContext:
     def modules_of(self, items) -> list[model.Module]:
         used = {item.module for item in items}
         return [m for m in self.game.modules if m.id in used]
+
+
+def coverage(game: Game, kind: model.Kind) -> tuple[int, int]:
+    """(entities of a kind the source gives, entities reconstructed): a missing one is in neither."""
+    entities = game.entities_of(kind.id)
+    rebuilt = len([e for e in entities if e.status == "reconstructed"])
+    return len([e for e in entities if e.status not in ("missing", "reconstructed")]), rebuilt
 
 
 def gaps_of(game: Game) -> list[dict]:
