@@ -42,12 +42,23 @@ _MARKUP = [
 ]
 
 
-def markup(text: str) -> list[Hit]:
-    """Markdown or template syntax left in the text: `!!! check`, `[[rule:x]]`, `{{ x }}`, `**`, `](`."""
+def markup(text: str, vocabulary: "Vocabulary | None" = None) -> list[Hit]:
+    """Markdown or template syntax left in the text: `!!! check`, `[[rule:x]]`, `{{ x }}`, `**`, `](`;
+    not where the game's own text writes the same characters (shown as written, escaped)."""
     found = []
-    for name, pattern in _MARKUP:
-        found += [_around(text, m.start(), m.end()) for m in pattern.finditer(text)]
+    for _name, pattern in _MARKUP:
+        for m in pattern.finditer(text):
+            if vocabulary is None or not _written(text, m.start(), m.end(), vocabulary.literal):
+                found.append(_around(text, m.start(), m.end()))
     return found
+
+
+def _written(text: str, start: int, end: int, literal: str, width: int = 8) -> bool:
+    """Whether the content's own text has this match with the few characters before or after it."""
+    def squash(piece: str) -> str:
+        return " ".join(piece.split())
+    return bool(literal) and (squash(text[max(0, start - width):end]) in literal
+                              or squash(text[start:end + width]) in literal)
 
 
 # An address or a file name is not wording: its words may be ids (downloads/deep-state/…).
@@ -123,12 +134,31 @@ def foreign_names(text: str, vocabulary: "Vocabulary") -> list[Hit]:
     return found
 
 
+_PAGE_REFERENCE = re.compile(r"([^\s“”\"]+)[ \u00a0]p\.(?:\d+|\?)(?!\w)")  # an aid's "Antiterror p.3"
+
+
+def _last_word(name: str) -> str:
+    words = name.split()
+    return words[-1].strip("()“”\"'.,:;!?").lower() if words else ""
+
+
+def page_references(text: str, vocabulary: "Vocabulary") -> list[Hit]:
+    """A page reference ("Antiterror p.3") names something of this game: one naming nothing of it
+    ("Storms p.2" as every aid's example) came from a template."""
+    found = []
+    for m in _PAGE_REFERENCE.finditer(text):
+        if vocabulary.name_ends and _last_word(m.group(1)) not in vocabulary.name_ends:
+            found.append(_around(text, m.start(), m.end()))
+    return found
+
+
 RULES = {
-    "markup": lambda text, vocabulary: markup(text),
+    "markup": markup,
     "internal id": internal_ids,
     "repeated": lambda text, vocabulary: repeated(text),
     "doubled punctuation": lambda text, vocabulary: doubled_punctuation(text),
     "foreign name": foreign_names,
+    "page reference": page_references,
 }
 
 
@@ -159,6 +189,8 @@ class Vocabulary:
     prefixes: set[str] = field(default_factory=set)  # reference prefixes: rule, table, the kinds …
     words: set[str] = field(default_factory=set)  # hyphenated words and key-like tokens of the rulebooks
     foreign: list[tuple[str, re.Pattern]] = field(default_factory=list)
+    name_ends: set[str] = field(default_factory=set)  # the last word of every item's name (page references)
+    literal: str = ""  # every text of the game's data as written, whitespace squashed
 
 
 def vocabulary(checked, others=(), rulebook_texts: list[str] | None = None) -> Vocabulary:
@@ -170,9 +202,12 @@ def vocabulary(checked, others=(), rulebook_texts: list[str] | None = None) -> V
     found = Vocabulary()
     found.ids.add(game.id)
     found.prefixes |= {t.prefix for t in items.ITEM_TYPES if t.prefix != "entity"} | {"icon", "value"}
-    for _type, key, item in items.all_items(game):
+    written = [game.info.model_dump(mode="json")]
+    for item_type, key, item in items.all_items(game):
+        written.append(item.model_dump(mode="json"))
         found.ids.add(str(item.id))
         found.prefixes.add(key.partition(":")[0])
+        found.name_ends.add(_last_word(items.name_of(item_type, item)))
     for kind in game.kinds:
         found.ids |= {f.id for f in kind.fields}
     for table in game.tables:
@@ -181,6 +216,7 @@ def vocabulary(checked, others=(), rulebook_texts: list[str] | None = None) -> V
         found.ids |= {n.id for n in procedure.nodes}
     for example in game.examples:
         found.ids |= set(example.inputs)
+    found.literal = " ".join(" ".join(_strings(written)).split())
     if rulebook_texts is None:
         rulebook_texts = ["\n".join(source_lines(game, s.id) or []) for s in game.info.sources]
     for text in rulebook_texts:
@@ -195,6 +231,16 @@ def vocabulary(checked, others=(), rulebook_texts: list[str] | None = None) -> V
                     rf"(?<![\w-]){re.escape(lowered)}(?![\w-])", own_text):
                 found.foreign.append((name, re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")))
     return found
+
+
+def _strings(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in _strings(v)]
+    return []
 
 
 def _names(checked) -> set[str]:
