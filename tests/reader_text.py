@@ -202,7 +202,7 @@ def vocabulary(checked, others=(), rulebook_texts: list[str] | None = None) -> V
     found = Vocabulary()
     found.ids.add(game.id)
     found.prefixes |= {t.prefix for t in items.ITEM_TYPES if t.prefix != "entity"} | {"icon", "value"}
-    written = [game.info.model_dump(mode="json")]
+    written = [game.info.model_dump(mode="json")] + [plan.model_dump(mode="json") for plan in game.aids]
     for item_type, key, item in items.all_items(game):
         written.append(item.model_dump(mode="json"))
         found.ids.add(str(item.id))
@@ -217,6 +217,10 @@ def vocabulary(checked, others=(), rulebook_texts: list[str] | None = None) -> V
     for example in game.examples:
         found.ids |= set(example.inputs)
     found.literal = " ".join(" ".join(_strings(written)).split())
+    from rulesmith.link import REFERENCE  # a reference's own label names its target too: "([[rule:x|effects]])"
+    found.name_ends |= {_last_word(m.group(2)) for m in REFERENCE.finditer(found.literal) if m.group(2)}
+    for plan in game.aids:  # an aid may show an item under a title of its own ("A round at a glance")
+        found.name_ends |= {_last_word(title) for title in _titles(plan.model_dump(mode="json"))}
     if rulebook_texts is None:
         rulebook_texts = ["\n".join(source_lines(game, s.id) or []) for s in game.info.sources]
     for text in rulebook_texts:
@@ -240,6 +244,14 @@ def _strings(value) -> list[str]:
         return [s for v in value.values() for s in _strings(v)]
     if isinstance(value, (list, tuple)):
         return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _titles(value) -> list[str]:
+    if isinstance(value, dict):
+        return [t for k, v in value.items() for t in ([v] if k == "title" and isinstance(v, str) else _titles(v))]
+    if isinstance(value, list):
+        return [t for v in value for t in _titles(v)]
     return []
 
 
@@ -368,7 +380,8 @@ def pdf_text(data: bytes) -> str:
     a column before the next), as a reader who copies or searches it gets it."""
     import pypdf
 
-    return "\n".join(page.extract_text() or "" for page in pypdf.PdfReader(io.BytesIO(data)).pages)
+    text = "\n".join(page.extract_text() or "" for page in pypdf.PdfReader(io.BytesIO(data)).pages)
+    return re.sub(r"(?<=\w-) ?\n(?=\w)", "", text)  # "set-" at a line's end and "up" on the next: "set-up"
 
 
 def game_of(where: str, games: set[str]) -> str | None:

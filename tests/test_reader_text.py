@@ -83,7 +83,7 @@ def test_foreign_names_are_another_games_names_this_game_does_not_use():
 def test_a_page_reference_names_something_of_the_game():
     checked = {c.game.id: c for c in check_content(ROOT / "content")}
     statecraft = rt.vocabulary(checked["statecraft"], [])
-    text = "A reference gives its page: “Storms p.2”. See Round phases p.2, Conflict\u00a0p.3 (Symbols p.4)."
+    text = "A reference gives its page: “Storms p.2”. See Phases of a round p.2, A round at a glance p.1, Conflict\u00a0p.3 (Symbols p.4)."
     assert matches(rt.page_references(text, statecraft)) == ["Storms p.2"]
 
 
