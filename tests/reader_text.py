@@ -261,7 +261,7 @@ def _names(checked) -> set[str]:
     game = checked.game
     names = set()  # not the game's name: every page's navigation names every game
     for item_type, _key, item in items.all_items(game):
-        if item_type.prefix in ("entity", "term", "kind"):
+        if item_type.prefix in ("entity", "term"):  # not a kind's name: "Cards", "Leaders" are everyone's words
             names.add(items.name_of(item_type, item))
     return names
 
