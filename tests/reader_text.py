@@ -129,7 +129,7 @@ def foreign_names(text: str, vocabulary: "Vocabulary") -> list[Hit]:
     """Names of another game's items in this game's outputs ("Storms p.2" in every game's legend):
     text that came from a template, not from the game."""
     found = []
-    for name, pattern in vocabulary.foreign:
+    for _name, pattern in vocabulary.foreign:
         found += [_around(text, m.start(), m.end()) for m in pattern.finditer(text)]
     return found
 
@@ -155,8 +155,8 @@ def page_references(text: str, vocabulary: "Vocabulary") -> list[Hit]:
 RULES = {
     "markup": markup,
     "internal id": internal_ids,
-    "repeated": lambda text, vocabulary: repeated(text),
-    "doubled punctuation": lambda text, vocabulary: doubled_punctuation(text),
+    "repeated": lambda text, _vocabulary: repeated(text),
+    "doubled punctuation": lambda text, _vocabulary: doubled_punctuation(text),
     "foreign name": foreign_names,
     "page reference": page_references,
 }

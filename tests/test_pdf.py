@@ -18,7 +18,6 @@ import pytest
 import weasyprint
 
 from built_aids import Built
-from rulesmith.build import flowcharts
 from rulesmith.pipeline import check_content
 from rulesmith import aidkinds
 from rulesmith.problems import ContentError
