@@ -130,7 +130,8 @@ def test_flowchart_text_stays_inside_its_nodes_without_inter_installed(site, url
 
 
 def test_flowcharts_keep_graphviz_node_groups_with_their_ids(site):
-    """The bot walker finds a node by its id: each <g class="node"> keeps its <title>."""
+    """The bot walker finds a node by its id: each <g class="node"> carries it as data-chart-node
+    (not as a <title>, which a browser shows as a tooltip: issue 29)."""
     from rulesmith.pipeline import check_content
 
     problems = []
@@ -138,7 +139,7 @@ def test_flowcharts_keep_graphviz_node_groups_with_their_ids(site):
         for procedure in checked.game.procedures:
             html = (site / checked.game.id / "solo" / f"{procedure.id}.html").read_text(encoding="utf-8")
             for node in procedure.nodes:
-                if f"<title>{node.id.replace('-', '&#45;')}</title>" not in html:
+                if f'data-chart-node="{node.id}"' not in html:
                     problems.append(f"{checked.game.id}/{procedure.id}: node {node.id}")
     assert problems == []
 

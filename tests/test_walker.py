@@ -231,7 +231,7 @@ def assert_next_procedure_link(page, game_id: str, procedure_id: str) -> None:
 def first_procedure_page_with_inline_chart(page, site: Path, game_id: str, procedure_id: str) -> None:
     """The page's flowchart as an inline <svg>: as it is once charts are inline, or made so here from
     the built SVG file when the page still shows it as an <img> (the walker must find it either way)."""
-    if page.locator("svg g.node > title").count():
+    if page.locator("svg g.node[data-chart-node]").count():
         return
     svg = (site / layout.flowchart_file(game_id, procedure_id)).read_text(encoding="utf-8")
     svg = svg[svg.index("<svg"):]
@@ -252,7 +252,7 @@ def test_the_current_node_is_highlighted_in_an_inline_flowchart(server, site, pa
         label, node = graph.edges[source][i]
         choose(page, label)
         highlighted = page.evaluate("() => Array.from(document.querySelectorAll('svg g.node.rs-walker-current'),"
-                                    " g => g.querySelector('title').textContent)")
+                                    " g => g.getAttribute('data-chart-node'))")
         assert highlighted == [node], f"{procedure_id}: highlighted {highlighted}, current {node}"
 
 

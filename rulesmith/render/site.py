@@ -7,6 +7,7 @@ someone writes `kinds/<kind>.md.j2`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -105,8 +106,12 @@ class PageContext:
         return [k for k in self.index.backlinks.get(key, []) if k in self.index.targets]
 
     def labelled_ref(self, key: str) -> Markup:
-        """A link followed by what the target is, so two things of the same name stay apart."""
-        return Markup(f"{self.ref(key)} <small>({escape_inline(tag_of(self.game, key))})</small>")
+        """A link followed by what the target is, so two things of the same name stay apart; not
+        where the name says it already ("Trend Table", not "Trend Table (table)")."""
+        tag = tag_of(self.game, key)
+        if re.search(rf"(?i)(?<![\w-]){re.escape(tag)}$", self.index.name(key)):
+            return Markup(self.ref(key))
+        return Markup(f"{self.ref(key)} <small>({escape_inline(tag)})</small>")
 
     def value(self, raw, spec, entity_status: str = "verified", short: bool = False) -> Markup:
         return Markup(self._shown_value(raw, spec, entity_status, short))
@@ -131,6 +136,8 @@ class PageContext:
             return str(self.ref(f"{spec.to}:{value}"))
         if kind is not None and kind.text_format == "markdown":
             return str(self.cell(str(value)))
+        if kind is not None and kind.name == "enum":
+            return table_cell(escape_inline(enum_label(str(value))))
         item = kind.item if isinstance(kind, ListType) else kind
         return table_cell(escape_inline(item.shown(value) if item is not None and item.accepts(value) else str(value)))
 
@@ -141,6 +148,21 @@ class PageContext:
         if isinstance(procedure, model.Procedure):
             return numbering(procedure).get(node_id, node_id)
         return node_id
+
+    def check_where(self, item) -> str:
+        """What a reader checks where the data is not (fully) from the source: the printed card for
+        a card or component, the printed rulebook for a rule, a table, a procedure or an example."""
+        return "check the printed card" if isinstance(item, model.Entity) else "check the printed rulebook"
+
+    def coverage(self, kind: model.Kind) -> str:
+        """How much of a kind the source gives: "6 of 7 in the source, 1 reconstructed"."""
+        given, rebuilt = coverage(self.game, kind)
+        shown = f"{given} of {kind.count} in the source" if kind.count is not None else f"{given} in the source"
+        return shown + (f", {rebuilt} reconstructed" if rebuilt else "")
+
+    def complete(self, kind: model.Kind) -> bool:
+        """Whether the source gives every one of a kind (none missing, none reconstructed)."""
+        return kind.count is None or coverage(self.game, kind)[0] >= kind.count
 
     def missing_fields(self, entity: model.Entity) -> list[str]:
         """Names of this entity's fields that the source does not give (one marker names them all)."""
@@ -240,6 +262,13 @@ class PageContext:
         return [m for m in self.game.modules if m.id in used]
 
 
+def coverage(game: Game, kind: model.Kind) -> tuple[int, int]:
+    """(entities of a kind the source gives, entities reconstructed): a missing one is in neither."""
+    entities = game.entities_of(kind.id)
+    rebuilt = len([e for e in entities if e.status == "reconstructed"])
+    return len([e for e in entities if e.status not in ("missing", "reconstructed")]), rebuilt
+
+
 def gaps_of(game: Game) -> list[dict]:
     """Every place the data marks as not (fully) from the source: the gaps page and the tests."""
     found = []
@@ -282,6 +311,15 @@ def gaps_of(game: Game) -> list[dict]:
     for gap in game.gaps:
         add(f"gap:{gap.id}", gap.title, gap.status, gap.note, gap.where())
     return found
+
+
+def enum_label(value: str) -> str:
+    """An enum value as readers read it: a value written as a key ("influence-and-demonstrator")
+    becomes words ("Influence and demonstrator"); a value written as words stays as it is."""
+    if re.fullmatch(r"[a-z0-9]+(?:[-_][a-z0-9]+)*", value):
+        words = re.sub(r"[-_]", " ", value)
+        return words[:1].upper() + words[1:]
+    return value
 
 
 def row_label(game: Game, table: model.Table, row: list) -> str:

@@ -10,6 +10,7 @@ import re
 
 from ... import affects, model
 from ...game import Game
+from ...items import all_items
 from ...link import Index
 from .. import layout
 from ...fieldtypes import Value, field_type
@@ -67,6 +68,14 @@ class AidContext(PageContext):
     def legend(self) -> list[tuple[str, str]]:
         """(mark, meaning) for the legend, in a fixed order."""
         return [(MARKS[s], layout.STATUS_LABELS[s]) for s in MARKS]
+
+    def page_example(self) -> tuple[str, str] | None:
+        """(name, anchor) of something on this aid, for the legend's example of a page reference:
+        the first table on it, else its first item (in the registry's order)."""
+        for _type, key, _item in sorted(all_items(self.game), key=lambda found: found[0].prefix != "table"):
+            if key in self.anchors:
+                return self.index.name(key), self.anchor(key)
+        return None
 
     def ref(self, key: str) -> str:
         shown = escape_inline(self.index.name(key))
