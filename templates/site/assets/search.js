@@ -11,7 +11,7 @@
   "use strict";
   var STOP = ("a an and are as at be by for from if in is it its of on or that the their then this to was " +
     "were will with").split(" ");  // the same words as STOP_WORDS in search.py
-  var MAX = 30;
+  var MAX = 30, OTHERS = 8;  // results shown: of this game (or in all), and of each other game
   var config = JSON.parse((document.getElementById("__config") || {}).textContent || "{}");
   var base = config.base || ".";
   var loaded = {}, waiting = {}, indexes = {}, site = null, game = null, others = false;
@@ -107,14 +107,19 @@
       return;
     }
     var ids = [game || "site"].concat(others ? site.games.map(function (g) { return g.id; }) : []);
-    var seen = {}, hits = [];
-    ids.forEach(function (id) {
+    var seen = {}, hits = [], total = 0;
+    ids.forEach(function (id, n) {
       if (seen[id]) return;
       seen[id] = true;
-      hits = hits.concat(results(id, query).sort(function (a, b) { return b.score - a.score; }));
+      var found = results(id, query).sort(function (a, b) { return b.score - a.score; });
+      total += found.length;
+      // this game's best results, then each other game's few best after them
+      hits = hits.concat(found.slice(0, game && n > 0 ? OTHERS : MAX));
     });
     if (!game) hits.sort(function (a, b) { return b.score - a.score; });  // no game of its own: best first
-    hits.slice(0, MAX).forEach(function (hit) {
+    var shown = Math.min(hits.length, game && others ? MAX + OTHERS * (ids.length - 1) : MAX);
+    hits = hits.slice(0, shown);
+    hits.forEach(function (hit) {
       var item = document.createElement("li"), link = document.createElement("a");
       var where = document.createElement("span"), title = document.createElement("span");
       link.href = hit.href;
@@ -133,8 +138,8 @@
       item.append(link);
       list.append(item);
     });
-    status.textContent = hits.length ? (hits.length === 1 ? "1 result" : hits.length + " results") +
-      (hits.length > MAX ? ", the first " + MAX + " shown" : "") : "Nothing found.";
+    status.textContent = total ? (total === 1 ? "1 result" : total + " results") +
+      (total > shown ? ", the best " + shown + " shown" : "") : "Nothing found.";
     var rest = game && !others ? site.games.filter(function (g) { return g.id !== game; }) : [];
     more.hidden = !rest.length;
     more.textContent = "Search " + rest.map(function (g) { return g.name; }).join(", ") + " too";
@@ -187,6 +192,10 @@
     button.addEventListener("click", open);
     input.addEventListener("input", run);
     input.addEventListener("keydown", function (event) {
+      if (event.key === "Escape") {  // a search field would only clear itself: close search
+        event.preventDefault();
+        dialog.close();
+      }
       if (event.key === "Enter") {
         event.preventDefault();
         var first = list.querySelector("a");
