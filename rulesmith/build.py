@@ -25,6 +25,7 @@ from .project import project_of_content, templates
 from .render import layout
 from .render.flowchart import render_svg, to_dot
 from .render.fonts import web_fonts
+from .render.notfound import write_404
 from .render.search import write_search
 from .render.site import render_site
 from .render.webapp import write_webapp
@@ -150,9 +151,10 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
 
 def finish_site(site: Path, games: list, webapp: bool = True) -> None:
     """What the site engine does not make, written into the built site: the search index of each
-    game (read from the built pages) and each game's web app (manifest, icons, offline worker;
+    game (read from the built pages), a 404 page that works from disk too, and each game's web app (manifest, icons, offline worker;
     not in the preview, where a worker answering from its cache would hide every edit)."""
     write_search(site, [(game.id, game.info.name) for game in games])
+    write_404(site)
     if webapp:
         write_webapp(site, games)
 

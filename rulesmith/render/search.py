@@ -180,6 +180,23 @@ def script(data: dict) -> bytes:
     return ("rulesmithSearch.add(" + payload + ");\n").encode("utf-8")
 
 
+def read_index(path: Path) -> dict:
+    """The data of an index file written by script() (for tests and tools)."""
+    text = path.read_text(encoding="utf-8")
+    prefix, suffix = "rulesmithSearch.add(", ");\n"
+    if not (text.startswith(prefix) and text.endswith(suffix)):
+        raise ValueError(f"{path}: not a search index file")
+    return json.loads(text[len(prefix):-len(suffix)])
+
+
+def entries(data: dict) -> list[dict]:
+    """An index's rows as named fields, with each entry's location relative to the site."""
+    folder = "" if data["game"] == SITE else data["game"] + "/"
+    return [{"location": folder + data["pages"][page][0] + (f"#{anchor}" if anchor else ""), "title": title,
+             "aliases": aliases, "words": found, "text": excerpt}
+            for page, anchor, title, aliases, found, excerpt in data["docs"]]
+
+
 def write_search(site: Path, games: list[tuple[str, str]]) -> None:
     """Write search/<game>.js for every (id, name) and search/site.js (the site's own pages and
     the list of games, each with the size of its index so a reader can be told before loading)."""

@@ -58,7 +58,7 @@
   }
 
   function thisGame() {  // the game whose folder this page is in, if any
-    var root = new URL(base + "/", window.location.href).pathname;
+    var root = new URL(base + "/", document.baseURI).pathname;
     var rest = decodeURIComponent(window.location.pathname).slice(decodeURIComponent(root).length);
     var first = rest.split("/")[0];
     return site && site.games.some(function (g) { return g.id === first; }) && rest.indexOf("/") > 0 ? first : null;
@@ -92,7 +92,7 @@
       var row = found.data.docs[hit.id], page = found.data.pages[row[0]];
       var folder = found.data.game === "site" ? "" : found.data.game + "/";
       return {
-        href: base + "/" + folder + page[0] + (row[1] ? "#" + row[1] : ""),
+        href: new URL(base + "/" + folder + page[0] + (row[1] ? "#" + row[1] : ""), document.baseURI).href,
         title: row[2], where: (found.data.name ? found.data.name + " · " : "") + page[1],
         text: row[5], score: hit.score, own: id === game
       };
