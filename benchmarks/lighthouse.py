@@ -82,9 +82,11 @@ def run(url: str, out: Path) -> dict:
                    check=True, env=env)
     report = json.loads(out.read_text(encoding="utf-8"))
     audits = report["audits"]
-    failed = [f"{a['id']}: {a['title']}" for a in
-              (audits[ref["id"]] for ref in report["categories"]["accessibility"]["auditRefs"])
+    failed = [f"{a['id']}: {a['title']}" + "".join(
+                  f"\n        {(item.get('node') or {}).get('snippet', '')[:140]}" for item in a.get("details", {}).get("items", [])[:4])
+              for a in (audits[ref["id"]] for ref in report["categories"]["accessibility"]["auditRefs"])
               if a.get("score") is not None and a["score"] < 1]
+    shifts = audits.get("layout-shifts", {}).get("details", {}).get("items", [])
     return {
         "performance": round(report["categories"]["performance"]["score"] * 100),
         "accessibility": round(report["categories"]["accessibility"]["score"] * 100),
@@ -95,6 +97,7 @@ def run(url: str, out: Path) -> dict:
         "failed": failed,
         "opportunities": [f"{a['title']} ({a.get('displayValue', '')})" for a in audits.values()
                           if a.get("details", {}).get("type") == "opportunity" and (a.get("score") or 1) < 0.9],
+        "shifts": [f"{item.get('score', 0):.3f} {(item.get('node') or {}).get('snippet', '')[:120]}" for item in shifts[:3]],
     }
 
 
@@ -124,6 +127,8 @@ def main() -> int:
                       f"{median['fcp']:6.2f} {median['lcp']:6.2f} {median['tbt']:7.0f}  {'PASS' if ok else 'MISS'}")
                 for line in results[-1]["failed"]:
                     print(f"    accessibility: {line}")
+                for line in results[-1]["shifts"]:
+                    print(f"    layout shift: {line}")
                 for line in results[-1]["opportunities"]:
                     print(f"    opportunity: {line}")
         finally:

@@ -40,17 +40,8 @@ class Links(HTMLParser):
     def __init__(self):
         super().__init__()
         self.found: list[str] = []
-        self.base = ""
-        self.in_base_script = False
-
-    def handle_data(self, data):
-        # The 404 page's links are relative to the <base> its first script writes: served, the
-        # site's path (rulesmith/render/notfound.py)
-        if self.in_base_script:
-            self.base = json.loads(re.search(r'\? [^:]+ : ("[^"]*")', data).group(1))
 
     def handle_starttag(self, tag, attrs):
-        self.in_base_script = tag == "script" and dict(attrs).get("id") == "rs-base"
         for name, value in attrs:
             if value and (name in ("href", "src") or (tag == "link" and name == "href")):
                 self.found.append(value)
@@ -59,8 +50,13 @@ class Links(HTMLParser):
 def links_of(path: Path) -> list[str]:
     """The page's links, resolved against its <base> where it has one."""
     parser = Links()
-    parser.feed(path.read_text(encoding="utf-8"))
-    return [urljoin(parser.base, link) if parser.base else link for link in parser.found]
+    text = path.read_text(encoding="utf-8")
+    parser.feed(text)
+    # The 404 page's links are relative to the <base> its first script writes; served, that is
+    # the site's path (rulesmith/render/notfound.py).
+    written = re.search(r'<script id="rs-base">.*? : ("[^"]*")\) \+', text)
+    base = json.loads(written.group(1)) if written else ""
+    return [urljoin(base, link) if base else link for link in parser.found]
 
 
 def build(tmp: Path, *options: str) -> subprocess.CompletedProcess:

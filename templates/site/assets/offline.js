@@ -57,7 +57,16 @@
     }
   });
 
-  window.addEventListener("load", function () {
+  // After the page has loaded and the browser is idle: the worker's download of the whole game
+  // must not compete with this page's own first load on a slow connection.
+  function whenIdle(run) {
+    window.addEventListener("load", function () {
+      if ("requestIdleCallback" in window) window.requestIdleCallback(run, {timeout: 5000});
+      else window.setTimeout(run, 2000);
+    });
+  }
+
+  whenIdle(function () {
     navigator.serviceWorker.register(folder + "sw.js", {scope: folder}).then(function (registration) {
       var current = registration.active;
       if (current) registration.update().catch(function () { /* offline: keep what is saved */ });
