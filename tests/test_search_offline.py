@@ -209,3 +209,50 @@ def test_a_newer_hosted_copy_is_offered_as_an_update(with_pdfs, browser, tmp_pat
         worker.write_text(original, encoding="utf-8")
         context.close()
     assert errors == []
+
+
+def test_the_404_page_works_from_disk(shipped, browser):
+    """Opened from disk, the 404 page finds its stylesheets, scripts and search (served, at any depth
+    and under a subpath, test_hosting.py checks its links)."""
+    site, _ = shipped
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    failed: list[str] = []
+    page.on("requestfailed", lambda request: failed.append(request.url))
+    page.goto((site / "404.html").as_uri())
+    page.wait_for_load_state("networkidle")
+    styled = page.evaluate("getComputedStyle(document.querySelector('.md-header')).position")
+    found = search(page, "nigria")
+    context.close()
+    assert failed == []
+    assert styled == "sticky"  # Material's stylesheet applies
+    assert found and found[0]["title"] == "Nigeria" and found[0]["href"].startswith((site / "statecraft").as_uri())
+
+
+SMALL_TEXT = """() => {
+  const small = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode, element = node.parentElement;
+    if (!node.textContent.trim() || element.closest('svg, [hidden], dialog:not([open])')) continue;
+    const style = getComputedStyle(element), box = element.getBoundingClientRect();
+    if (style.display === 'none' || style.visibility === 'hidden' || !box.width) continue;
+    const size = parseFloat(style.fontSize);
+    if (size < 12) small.push(size.toFixed(1) + 'px ' + element.tagName.toLowerCase() + ': ' + node.textContent.trim().slice(0, 40));
+  }
+  return small;
+}"""
+
+
+def test_no_text_under_12_px_on_a_phone(shipped, browser):
+    """Every page at 390 px: no visible text (flowcharts aside: they scale as drawings) below 12 px."""
+    site, _ = shipped
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    problems, pages = [], sorted(site.rglob("*.html"))
+    for path in pages:
+        page.goto(path.as_uri())
+        problems += [f"{path.relative_to(site)}: {t}" for t in page.evaluate(SMALL_TEXT)[:3]]
+    context.close()
+    print(f"{len(pages)} pages at 390 px: {len(problems)} with text under 12 px")
+    assert len(pages) > 100 and problems == []
