@@ -157,7 +157,8 @@ def game_index(site: Path, folder: str, game_id: str, name: str) -> dict:
     """The index of the pages under `folder` of the site (a game's folder, or "" for the site's own
     pages), as compact rows: [page number, anchor, title, aliases, words, excerpt]."""
     root = site / folder if folder else site
-    pages, rows = [], []
+    pages: list[list[str]] = []
+    rows: list[list] = []
     paths = sorted(root.rglob("*.html")) if folder else sorted(p for p in site.glob("*.html") if p.name != "404.html")
     for path in paths:
         page_title, entries = page_entries(path.read_text(encoding="utf-8"))
