@@ -26,7 +26,10 @@ from .project import project_of_content, templates
 from .render import layout
 from .render.flowchart import render_svg, to_dot
 from .render.fonts import web_fonts
+from .render.notfound import write_404
+from .render.search import write_search
 from .render.site import render_site
+from .render.webapp import write_webapp
 
 TEMPLATES = templates()
 log = logging.getLogger(__name__)
@@ -139,7 +142,7 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
     # would write the same site again, so it is not run.
     with progress.step(f"{engine} build"):
         if not current:
-            _build_site(engine, config, site)
+            _build_site(engine, config, site, [c.game for c in checked])
     if not current:
         _remember_site(work, site, inputs)
     elif not quiet:
@@ -149,7 +152,17 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
     return progress.timings
 
 
-def _build_site(engine: str, config: Path, site: Path) -> None:
+def finish_site(site: Path, games: list, webapp: bool = True) -> None:
+    """What the site engine does not make, written into the built site: the search index of each
+    game (read from the built pages), a 404 page that works from disk too, and each game's web app (manifest, icons, offline worker;
+    not in the preview, where a worker answering from its cache would hide every edit)."""
+    write_search(site, [(game.id, game.info.name) for game in games])
+    write_404(site)
+    if webapp:
+        write_webapp(site, games)
+
+
+def _build_site(engine: str, config: Path, site: Path, games: list) -> None:
     try:
         site.parent.mkdir(parents=True, exist_ok=True)
         _remove_abandoned(site.parent)
@@ -159,6 +172,7 @@ def _build_site(engine: str, config: Path, site: Path) -> None:
                          "choose a folder you can write to with --site") from None
     try:
         ENGINES[engine](config, staging)
+        finish_site(staging, games)
         make_readable(staging)
         _swap(staging, site)
     except BaseException:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from rulesmith.pipeline import check_content
+from rulesmith.render.search import entries, read_index
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -58,11 +59,11 @@ def test_every_entity_has_an_anchor_on_its_kind_page(built):
 
 def test_search_index_finds_every_entity_by_name(built):
     site, checked = built
-    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
-    titles = {doc["title"] for doc in index["docs"]}
-    locations = {doc["location"] for doc in index["docs"]}
     missing = []
     for item in checked:
+        docs = entries(read_index(site / "search" / f"{item.game.id}.js"))
+        titles = {doc["title"] for doc in docs}
+        locations = {doc["location"] for doc in docs}
         for entity in item.game.entities:
             if entity.name not in titles or f"{item.game.id}/kinds/{entity.kind}.html#{entity.id}" not in locations:
                 missing.append(entity.name)
