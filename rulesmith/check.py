@@ -10,7 +10,7 @@ import re
 from html.parser import HTMLParser
 from dataclasses import dataclass
 
-from . import aidkinds, model, values
+from . import aidkinds, model, turn, values
 from .condensed import unfaithful_numbers
 from .items import all_items
 from .expressions import ExpressionError, evaluate, plain
@@ -32,6 +32,7 @@ def check_game(game: Game, index: Index, problems: Problems, today: datetime.dat
     check_entities(game, index, problems)
     check_tables(game, index, problems)
     check_procedures(game, problems)
+    turn.check_bot(game, problems)
     check_examples(game, index, problems)
     check_errata(game, index, problems, today or datetime.date.today())
     check_source_map(game, index, problems)
