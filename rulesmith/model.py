@@ -290,6 +290,8 @@ class Node(Located):
     draw: Draw | None = None
     sets: list[Change] = Field(default=[], description="State changed when this node is passed.")
     shows: list[Id] = Field(default=[], description="Bot state shown beside this question.")
+    card: Id | None = Field(default=None, description="A card (a deck under `bot: decks:`) this step "
+                            "reads; where the source does not reproduce it, the walker asks what it shows.")
 
 
 class Procedure(Fidelity):

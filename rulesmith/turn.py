@@ -188,7 +188,7 @@ def _check_change(change: model.Change, states: dict[str, model.StateVar], probl
 
 def _check_node(node: model.Node, states, tables, decks, has_bot: bool, problems: Problems) -> None:
     used = [ref for ref in ([node.reads.row, node.reads.column] if node.reads else []) if ref and ref.startswith("state:")]
-    if not has_bot and (used or node.sets or node.shows or node.draw):
+    if not has_bot and (used or node.sets or node.shows or node.draw or node.card):
         problems.add(node.where(), f"node '{node.id}' uses the bot's state or decks, but the game declares no bot",
                      "declare `bot:` with its state, decks and turn; see content/README.md")
         return
@@ -207,6 +207,9 @@ def _check_node(node: model.Node, states, tables, decks, has_bot: bool, problems
         elif decks[node.draw.deck].cards and max(node.draw.count, node.draw.up_to or 0) > len(decks[node.draw.deck].cards):
             problems.add(node.draw.where(), f"node '{node.id}' draws more than deck '{node.draw.deck}' holds",
                          f"it holds {len(decks[node.draw.deck].cards)}")
+    if node.card is not None and node.card not in decks:
+        problems.add(node.where("card"), f"node '{node.id}' reads unknown card '{node.card}'",
+                     nearest(node.card, decks) or "declare it under bot: decks:")
     if node.reads is not None:
         _check_read(node, states, tables, problems)
 
