@@ -89,7 +89,7 @@ def _check_calls(game: Game, procedures: dict[str, model.Procedure], problems: P
         for node, call in calls(procedure):
             if node.type != "step":
                 problems.add(node.where("call"), f"{node.type} '{node.id}' calls a procedure",
-                             "only a step can call another procedure (it goes on at next when that one ends)")
+                             "only a step can call another procedure; it goes on at next when that one ends")
             if call.procedure not in procedures:
                 problems.add(call.where("procedure"), f"step '{node.id}' calls unknown procedure '{call.procedure}'",
                              nearest(call.procedure, procedures) or "name one of the game's procedures")
