@@ -247,9 +247,12 @@ class Read(Located):
                                         "value is not itself the column id.")
     find: Literal["roll"] | None = Field(default=None, description="Instead of a column: the column "
                                          "whose cell (a list) holds this step's roll.")
-    names: dict[str, PlainText] = Field(default={}, description="With find: what each column "
-                                        "means (shown as the answer).")
-    says: PlainText = Field(description="The answer as a sentence; {value} is the looked-up value.")
+    # Plain text refused markup like PlainText; not a registered text slot (a mapping's values are
+    # not reached by the text walkers), and the page shows it as text only (textContent).
+    names: dict[str, Annotated[str, AfterValidator(_refuse_markup)]] = Field(
+        default={}, description="With find: what each column means (shown as the answer).")
+    says: PlainText = Field(description="The answer as a sentence; {value} is the looked-up value "
+                           "(without it, the value follows the sentence).")
 
 
 class Roll(Located):

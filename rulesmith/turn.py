@@ -239,9 +239,6 @@ def _check_read(node: model.Node, states, tables, problems: Problems) -> None:
         problems.add(read.where("find"), f"node '{node.id}' finds its roll but rolls nothing",
                      "add roll: {dice: 1, sides: 6} to this node")
         return
-    if "{value}" not in read.says:
-        problems.add(read.where("says"), f"node '{node.id}': the answer sentence does not show the answer",
-                     "write {value} where the looked-up value goes")
     for case in read_cases(node, states):
         try:
             lookup(table, node, case)

@@ -40,6 +40,7 @@ def _node(game: Game, node: model.Node, number: int) -> dict:
         found["next"] = node.next
     if node.branches:
         found["branches"] = [b.to for b in node.branches]
+        found["labels"] = [b.when for b in node.branches]
     if node.call:
         found["call"] = {"procedure": node.call.procedure, "optional": node.call.optional}
     if node.roll:
@@ -83,6 +84,5 @@ def companion_data(game: Game) -> dict:
 
 
 def companion_json(game: Game) -> str:
-    """The data as JSON safe inside a <script> element of an HTML page (and a Markdown line)."""
-    text = json.dumps(companion_data(game), ensure_ascii=True, separators=(",", ":"), sort_keys=True)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    """The data as JSON on one line, for an HTML attribute (the template escapes it)."""
+    return json.dumps(companion_data(game), ensure_ascii=True, separators=(",", ":"), sort_keys=True)

@@ -26,7 +26,7 @@
 
   function Bot(root) {
     this.root = root;
-    this.data = JSON.parse(root.querySelector(".rs-bot__data").textContent);
+    this.data = JSON.parse(root.querySelector(".rs-bot__data").getAttribute("data-bot"));
     this.stage = root.querySelector(".rs-bot__stage");
     this.where = root.querySelector(".rs-bot__where");
     this.stateLine = root.querySelector(".rs-bot__state");
@@ -353,8 +353,7 @@
     if (n.type === "end") head.appendChild(el("span", { "class": "rs-walker__end-label" }, "End"));
     view.appendChild(head);
     var library = this.library('[data-procedure="' + frame.procedure + '"] [data-node="' + frame.node + '"]');
-    var labels = Array.prototype.map.call(library.querySelectorAll("[data-label]"), function (s) { return s.textContent; });
-    Array.prototype.forEach.call(library.querySelectorAll("[data-label]"), function (s) { s.remove(); });
+    var labels = n.labels || [];
     var text = library.querySelector(".rs-walker__text");
     view.appendChild(text);
     var spoken = "Step " + n.number + (n.type === "end" ? ", end" : "") + ": " + text.textContent.replace(/\s+/g, " ").trim();
@@ -463,7 +462,7 @@
     });
     if (inputs.roll) why.push("roll " + inputs.roll);
     var answer = el("p", { "class": "rs-bot__answer", "data-answer": value });
-    answer.appendChild(el("strong", {}, read.says.replace("{value}", value)));
+    answer.appendChild(el("strong", {}, read.says.indexOf("{value}") >= 0 ? read.says.replace("{value}", value) : read.says + ": " + value));
     answer.appendChild(document.createTextNode(" (" + why.join(", ") + ")."));
     view.appendChild(answer);
     var table = this.library('details[data-table="' + read.table + '"]');
