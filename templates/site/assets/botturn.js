@@ -279,6 +279,8 @@
     this.here = here;
     this.form.hidden = true;
     this.stage.hidden = false;
+    this.root.querySelector(".rs-bot__top").hidden = false;
+    this.root.querySelector(".rs-bot__controls").hidden = false;
     this.stateLine.textContent = this.stateText(here.state);
     this.stage.textContent = "";
     this.root.querySelector('[data-act="back"]').disabled = saved.log.length === 0;
@@ -516,6 +518,8 @@
     var self = this;
     this.form.hidden = false;
     this.stage.hidden = true;
+    this.root.querySelector(".rs-bot__top").hidden = true;
+    this.root.querySelector(".rs-bot__controls").hidden = true;
     this.where.textContent = "";
     this.stateLine.textContent = "";
     this.data.state.forEach(function (v) {
