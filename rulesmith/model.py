@@ -272,6 +272,15 @@ class Draw(Located):
                               "`count` up to this (one for each tied Region, say).")
 
 
+class Tally(Located):
+    """A question the walker helps with by counting: how often a node was passed in this run."""
+
+    node: Id = Field(description="The node of the same procedure whose passes are counted.")
+    label: PlainText = Field(description="What the count is, e.g. \"Actions performed in this Action Phase\".")
+    of: Id | None = Field(default=None, description="A node of the same procedure that reads a table: "
+                          "its answer is the number to reach.")
+
+
 class Change(Located):
     """A change of the bot's state where a step (or the end of a turn) says so."""
 
@@ -293,6 +302,7 @@ class Node(Located):
     draw: Draw | None = None
     sets: list[Change] = Field(default=[], description="State changed when this node is passed.")
     shows: list[Id] = Field(default=[], description="Bot state shown beside this question.")
+    tally: Tally | None = Field(default=None, description="A count the walker keeps for this question.")
     card: Id | None = Field(default=None, description="A card (a deck under `bot: decks:`) this step "
                             "reads; where the source does not reproduce it, the walker asks what it shows.")
 

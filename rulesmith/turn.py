@@ -52,8 +52,11 @@ def check_bot(game: Game, problems: Problems) -> None:
     decks = {d.id: d for d in bot.decks} if bot else {}
     _check_calls(game, procedures, problems)
     for procedure in game.procedures:
+        nodes = {n.id: n for n in procedure.nodes}
         for node in procedure.nodes:
             _check_node(node, states, tables, decks, bot is not None, problems)
+            if node.tally is not None:
+                _check_tally(node, nodes, problems)
     if bot is None:
         return
     _check_state(bot, problems)
@@ -212,6 +215,16 @@ def _check_node(node: model.Node, states, tables, decks, has_bot: bool, problems
                      nearest(node.card, decks) or "declare it under bot: decks:")
     if node.reads is not None:
         _check_read(node, states, tables, problems)
+
+
+def _check_tally(node: model.Node, nodes: dict[str, model.Node], problems: Problems) -> None:
+    tally = node.tally
+    if tally.node not in nodes:
+        problems.add(tally.where("node"), f"node '{node.id}' counts unknown node '{tally.node}'",
+                     nearest(tally.node, nodes) or "name a node of the same procedure")
+    if tally.of is not None and (tally.of not in nodes or nodes[tally.of].reads is None):
+        problems.add(tally.where("of"), f"node '{node.id}': '{tally.of}' is not a node of this procedure that reads a table",
+                     nearest(tally.of, [n for n in nodes if nodes[n].reads]) or "name the node whose table answer is the number to reach")
 
 
 def _check_read(node: model.Node, states, tables, problems: Problems) -> None:

@@ -160,6 +160,7 @@ def test_a_whole_bot_turn(site, page, game_id):
     address = "#bot&state=" + ",".join(f"{v.id}:{state[v.id]}" for v in t.bot.state) + f"&seed={SEED}&log="
     page.goto(url + address)
     frames: list[list[str]] = []  # the test's place: [procedure, node] per call level
+    passed: list[dict[str, int]] = []  # how often each node of each level was passed
     part, answers, checked_back, checked_reload, entered_call = 0, 0, False, False, False
     parts = t.bot.turn.parts
     for _ in range(600):
@@ -181,7 +182,7 @@ def test_a_whole_bot_turn(site, page, game_id):
                 part += 1
             else:
                 click(page, "Start")
-                frames = [[p.procedure, t.procedures[p.procedure].start]]
+                frames, passed = [[p.procedure, t.procedures[p.procedure].start]], [{}]
             answers += 1
             continue
         procedure, node_id = frames[-1]
@@ -213,6 +214,15 @@ def test_a_whole_bot_turn(site, page, game_id):
             expected = turn.lookup(table, node, case)
             assert s["answer"] == expected, (procedure, node_id, case, s["answer"], expected)
             assert node.reads.says.replace("{value}", expected) in s["answerText"]
+        if node.tally is not None:  # the count the page keeps for this question
+            count = passed[-1].get(node.tally.node, 0)
+            tally = page.locator(".rs-bot__tally")
+            assert tally.get_attribute("data-count") == str(count)
+            if node.tally.of:
+                target = t.node(procedure, node.tally.of)
+                table = next(tb for tb in t.game.tables if tb.id == target.reads.table)
+                number = turn.lookup(table, target, {name: state[name] for name in turn.read_inputs(target)})
+                assert f"{node.tally.label}: {count} of {number}." == tally.inner_text()
         for name in node.shows:
             assert f"{t.states[name].name}: {turn.value_name(t.states[name], state[name])}" in page.locator(".rs-bot__shows").inner_text()
         if not checked_back and answers >= 3 and node.type == "decision":
@@ -237,11 +247,13 @@ def test_a_whole_bot_turn(site, page, game_id):
             best = min(range(len(node.branches)), key=lambda i: distance.get(node.branches[i].to, 10 ** 6))
             assert s["buttons"] == [b.when for b in node.branches], s
             click(page, node.branches[best].when)
+            passed[-1][node_id] = passed[-1].get(node_id, 0) + 1
             frames[-1][1] = node.branches[best].to
         elif node.type == "end":
             if len(frames) > 1:
                 click(page, "Back to " + t.procedures[frames[-2][0]].title)
                 frames.pop()
+                passed.pop()
                 frames[-1][1] = t.node(*frames[-1]).next
             else:
                 click(page, "Done: on to the next part" if part + 1 < len(parts) else "Done: end of the turn")
@@ -249,11 +261,14 @@ def test_a_whole_bot_turn(site, page, game_id):
         elif node.call is not None:
             click(page, "Run: " + t.procedures[node.call.procedure].title)
             t.advance(state, node.sets)
+            passed[-1][node_id] = passed[-1].get(node_id, 0) + 1
             frames.append([node.call.procedure, t.procedures[node.call.procedure].start])
+            passed.append({})
             entered_call = True
         else:
             click(page, "Done")
             t.advance(state, node.sets)
+            passed[-1][node_id] = passed[-1].get(node_id, 0) + 1
             frames[-1][1] = node.next
         answers += 1
     else:

@@ -49,6 +49,8 @@ def _node(game: Game, node: model.Node, number: int) -> dict:
         found["draw"] = {"deck": node.draw.deck, "count": node.draw.count, "upTo": node.draw.up_to or node.draw.count}
     if node.card:
         found["card"] = node.card
+    if node.tally:
+        found["tally"] = {"node": node.tally.node, "label": node.tally.label, "of": node.tally.of}
     if node.sets:
         found["sets"] = [_change(c) for c in node.sets]
     if node.shows:

@@ -158,7 +158,14 @@
       return data.procedures[f.procedure].nodes[f.node];
     }
 
-    function moveTo(target) { here.frames[here.frames.length - 1].node = target; here.pending = null; }
+    function moveTo(target) { // leave the current node (counted) for another
+      var f = here.frames[here.frames.length - 1];
+      f.passed[f.node] = (f.passed[f.node] || 0) + 1;
+      f.node = target;
+      here.pending = null;
+    }
+
+    function frame(procedure) { return { procedure: procedure, node: data.procedures[procedure].start, passed: {} }; }
 
     function finishPart() {
       here.frames = [];
@@ -175,7 +182,7 @@
         var part = data.parts[here.part];
         if (token === "g") {
           here.intro = false;
-          here.frames = [{ procedure: part.procedure, node: data.procedures[part.procedure].start }];
+          here.frames = [frame(part.procedure)];
         } else if (token === "s" && part.skip) {
           here.skipped.push(here.part);
           here.part++;
@@ -196,7 +203,7 @@
           } else if (here.frames.length === 1 && token === "d") {
             finishPart();
           } else if (here.frames.length === 1 && token === "a" && data.parts[here.part].repeat) {
-            here.frames = [{ procedure: here.frames[0].procedure, node: data.procedures[here.frames[0].procedure].start }];
+            here.frames = [frame(here.frames[0].procedure)];
           } else break;
         } else { // a step
           var m;
@@ -213,7 +220,9 @@
             if (n.draw && data.decks[n.draw.deck].cards.length && !(here.pending && here.pending.drawn)) break;
             self.change(here.state, n.sets || []);
             if (token === "d" && n.call) {
-              here.frames.push({ procedure: n.call.procedure, node: data.procedures[n.call.procedure].start });
+              here.frames[here.frames.length - 1].passed[here.frames[here.frames.length - 1].node] =
+                (here.frames[here.frames.length - 1].passed[here.frames[here.frames.length - 1].node] || 0) + 1;
+              here.frames.push(frame(n.call.procedure));
               here.pending = null;
             } else if (token === "o" && !(n.call && n.call.optional)) {
               break;
@@ -402,6 +411,11 @@
       }
     }
     if (n.reads) this.renderRead(view, n, here);
+    if (n.tally) {
+      var count = frame.passed[n.tally.node] || 0, target = n.tally.of ? this.answerOf(procedure.nodes[n.tally.of], here, false) : null;
+      view.appendChild(el("p", { "class": "rs-bot__tally", "data-count": String(count) },
+        n.tally.label + ": " + count + (target !== null ? " of " + target : "") + "."));
+    }
     var tables = library.querySelectorAll("details");
     for (var t = 0; t < tables.length; t++) view.appendChild(tables[t]);
     var ready = !(n.roll && !(here.pending && here.pending.roll)) &&
@@ -444,6 +458,20 @@
       box.appendChild(label);
     }
     view.appendChild(box);
+  };
+
+  /* The answer of a node's table read in the current state (and roll), or null. */
+  Bot.prototype.answerOf = function (n, here, withRoll) {
+    var read = n.reads, value = null, inputs = {};
+    read.inputs.forEach(function (name) {
+      inputs[name] = name === "roll" ? (withRoll && here.pending && here.pending.roll ? String(here.pending.roll) : null) : here.state[name];
+    });
+    if (!read.inputs.every(function (name) { return inputs[name] !== null; })) return null;
+    for (var i = 0; i < read.answers.length; i++) {
+      var when = read.answers[i][0];
+      if (read.inputs.every(function (name) { return when[name] === inputs[name]; })) value = read.answers[i][1];
+    }
+    return value;
   };
 
   Bot.prototype.renderRead = function (view, n, here) {
