@@ -311,3 +311,37 @@ def test_the_state_is_set_once_and_kept(site, page, game_id):
     page.goto(url)
     assert shown(page)["state"] == t.state_text(chosen)
     assert "state=" + ",".join(f"{v.id}:{chosen[v.id]}" for v in t.bot.state) in page.evaluate("location.hash")
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_procedure_page_chart_follows_its_walker_on_a_phone(site, page, game_id):
+    """At 390 px a procedure page's chart is at print size (text of 12 px or more) and its frame
+    keeps the walker's current step in view; the whole chart is one tap away."""
+    t = Turn(game_id)
+    procedure = max(t.game.procedures, key=lambda p: len(p.nodes))  # the tallest chart
+    page.goto((site / game_id / "solo" / f"{procedure.id}.html").as_uri())
+    distance = t.distance(procedure.id)
+    node = procedure.start
+    for _ in range(6):
+        n = t.node(procedure.id, node)
+        if n.type == "end":
+            break
+        targets = [n.next] if n.type == "step" else [b.to for b in n.branches]
+        labels = ["Done"] if n.type == "step" else [b.when for b in n.branches]
+        i = max(range(len(targets)), key=lambda k: distance.get(targets[k], -1))  # the long way round
+        page.locator(".rs-walker [data-step]").get_by_role("button", name=labels[i], exact=True).click()
+        node = targets[i]
+        seen = page.evaluate("""() => {
+          const svg = document.querySelector('svg.rs-flowchart__svg'), frame = svg.closest('.rs-flowchart__frame');
+          const current = svg.querySelector('g.node.rs-walker-current');
+          const a = current.getBoundingClientRect(), b = frame.getBoundingClientRect();
+          const sizes = Array.from(svg.querySelectorAll('text')).map(t => parseFloat(getComputedStyle(t).fontSize) * Math.abs(t.getScreenCTM().a));
+          return {current: current.querySelector('title').textContent, smallest: Math.min(...sizes),
+                  inFrame: a.left >= b.left - 1 && a.right <= b.right + 1 && a.top >= b.top - 1 && a.bottom <= b.bottom + 1 ||
+                           (a.width > b.width || a.height > b.height)};
+        }""")
+        assert seen["current"] == node and seen["inFrame"], seen
+        assert seen["smallest"] >= 12, seen
+    whole = page.locator("a.rs-flowchart__whole")
+    assert whole.get_attribute("href").endswith(f"flowcharts/{procedure.id}.svg")
+    assert (site / game_id / "flowcharts" / f"{procedure.id}.svg").is_file()

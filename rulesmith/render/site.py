@@ -263,7 +263,8 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
 
     if game.procedures:
         nav.append({"Solo bot": [{escape_nav(p.title): page(layout.procedure_page(g, p.id), "procedure.md.j2",
-                                                            procedure=p, flowchart=flowchart(p))}
+                                                            procedure=p, flowchart=flowchart(p),
+                                                            chart_file=layout.flowchart_file(g, p.id))}
                                  for p in game.procedures]})
         # The turn walks the procedures no other procedure calls, in the content's order; the ones
         # they call are reached from their steps.

@@ -132,10 +132,22 @@
     this.charts(procedure).forEach(function (svg) {
       var titles = svg.querySelectorAll("g.node > title");
       for (var j = 0; j < titles.length; j++) {
-        if (titles[j].textContent.trim() === id) titles[j].parentNode.classList.add(CURRENT);
+        if (titles[j].textContent.trim() === id) {
+          titles[j].parentNode.classList.add(CURRENT);
+          follow(svg, titles[j].parentNode);
+        }
       }
     });
   };
+
+  /* A chart shown at print size in a frame (a phone): the frame scrolls to the current step. */
+  function follow(svg, node) {
+    var frame = svg.closest(".rs-flowchart__frame");
+    if (!frame || (frame.scrollHeight <= frame.clientHeight + 1 && frame.scrollWidth <= frame.clientWidth + 1)) return;
+    var box = node.getBoundingClientRect(), outer = frame.getBoundingClientRect();
+    frame.scrollLeft += box.left + box.width / 2 - (outer.left + outer.width / 2);
+    frame.scrollTop += box.top + box.height / 2 - (outer.top + outer.height / 2);
+  }
 
   Walker.prototype.render = function (moved) {
     var here = this.current(), root = this.root;
