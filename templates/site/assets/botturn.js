@@ -605,7 +605,7 @@
       var state = {};
       self.data.state.forEach(function (v) { state[v.id] = self.form.querySelector('select[name="' + v.id + '"]').value; });
       var seed = self.saved ? self.saved.seed : Math.floor(Math.random() * 2147483646) + 1;
-      self.push({ state: state, seed: seed, log: [] });
+      self.push({ state: state, seed: seed, log: self.saved ? self.saved.log : [] }); // the answers so far stand where they still hold
     });
     window.addEventListener("popstate", function () {
       var found = self.decode(location.hash);
