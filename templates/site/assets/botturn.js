@@ -215,6 +215,8 @@
             var count = parseInt(m[1], 10);
             if (count < n.draw.count || count > n.draw.upTo) break;
             here.pending = { drawn: self.draw(saved.seed, i, parseInt(m[2], 10), n.draw.deck, count), attempt: parseInt(m[2], 10) };
+          } else if (token === "x" && n.draw && data.decks[n.draw.deck].cards.length) {
+            here.pending = { drawn: [], table: true }; // drawn at the table: nothing to show
           } else if (token === "d" || token === "o") {
             if (n.roll && !(here.pending && here.pending.roll)) break;
             if (n.draw && data.decks[n.draw.deck].cards.length && !(here.pending && here.pending.drawn)) break;
@@ -399,13 +401,16 @@
     }
     if (n.draw && data.decks[n.draw.deck].cards.length) {
       var deck = data.decks[n.draw.deck];
-      if (here.pending && here.pending.drawn) {
+      if (here.pending && here.pending.drawn && here.pending.table) {
+        view.appendChild(el("p", { "class": "rs-bot__result", "data-drawn": "" }, deck.name + " drawn at the table."));
+      } else if (here.pending && here.pending.drawn) {
         view.appendChild(el("p", { "class": "rs-bot__result", "data-drawn": here.pending.drawn.join(" ") },
           deck.name + " drawn: " + here.pending.drawn.join(", ")));
       } else {
         var drawRow = el("div", { "class": "rs-bot__roll" });
         drawRow.appendChild(el("span", { "class": "rs-bot__or" }, "Draw " + deck.name + (n.draw.upTo > n.draw.count ? ", one for each:" : ":")));
         for (var k = n.draw.count; k <= n.draw.upTo; k++) drawRow.appendChild(button(n.draw.upTo > n.draw.count ? "Draw " + k : "Draw", "w" + k + "n1", "rs-bot__face"));
+        drawRow.appendChild(button("Drawn at the table", "x"));
         view.appendChild(drawRow);
         this.renderCard(view, n.draw.deck, true);
       }
