@@ -400,13 +400,13 @@ class StateVar(Fidelity):
 
 
 class Deck(Fidelity):
-    """Cards or tokens the bot draws from. Without `cards` (not reproduced in the source), the
-    walker asks the player what the real one shows; status and note say why."""
+    """Cards or tokens the bot draws from, all of them back in the deck before each draw. Without
+    `cards` (not reproduced in the source), the walker asks the player what the real one shows;
+    status and note say why."""
 
     id: Id
     name: PlainText
     cards: list[PlainText] = []
-    shuffled_back: bool = Field(default=True, description="What was drawn goes back before the next draw.")
     description: Text = ""
     source: Source | None = None
 
