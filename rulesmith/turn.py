@@ -110,7 +110,7 @@ def _check_calls(game: Game, procedures: dict[str, model.Procedure], problems: P
     for procedure in game.procedures:
         if procedure.id in finishes or procedure.id not in structurally:
             continue  # finishes, or cannot reach an end at all (check_procedures says so)
-        for node, call in calls(procedure):
+        for _node, call in calls(procedure):
             if call.optional or call.procedure not in procedures or call.procedure in finishes:
                 continue
             chain = _chain(call.procedure, procedure.id, procedures)
@@ -288,7 +288,7 @@ def read_cases(node: model.Node, states: dict[str, model.StateVar]) -> list[dict
             choices.append(roll_faces(node.roll))
         else:
             choices.append(state_values(states[name]))
-    return [dict(zip(inputs, combination)) for combination in itertools.product(*choices)]
+    return [dict(zip(inputs, combination, strict=True)) for combination in itertools.product(*choices)]
 
 
 def _resolve(ref: str, case: dict[str, str]) -> str:
