@@ -219,6 +219,8 @@ def _check_node(node: model.Node, states, tables, decks, has_bot: bool, problems
 
 def _check_tally(node: model.Node, nodes: dict[str, model.Node], problems: Problems) -> None:
     tally = node.tally
+    if tally is None:
+        return
     if tally.node not in nodes:
         problems.add(tally.where("node"), f"node '{node.id}' counts unknown node '{tally.node}'",
                      nearest(tally.node, nodes) or "name a node of the same procedure")
@@ -229,6 +231,8 @@ def _check_tally(node: model.Node, nodes: dict[str, model.Node], problems: Probl
 
 def _check_read(node: model.Node, states, tables, problems: Problems) -> None:
     read = node.reads
+    if read is None:
+        return
     table = tables.get(read.table)
     if table is None:
         problems.add(read.where("table"), f"node '{node.id}' reads unknown table '{read.table}'",
@@ -265,6 +269,7 @@ def _check_read(node: model.Node, states, tables, problems: Problems) -> None:
 def read_inputs(node: model.Node) -> list[str]:
     """What a node's table read depends on: state ids, and 'roll'."""
     read = node.reads
+    assert read is not None
     found = []
     for ref in [read.row, read.column] + (["roll"] if read.find else []):
         if ref is None:
@@ -285,6 +290,7 @@ def read_cases(node: model.Node, states: dict[str, model.StateVar]) -> list[dict
     choices = []
     for name in inputs:
         if name == "roll":
+            assert node.roll is not None
             choices.append(roll_faces(node.roll))
         else:
             choices.append(state_values(states[name]))
@@ -302,6 +308,7 @@ def _resolve(ref: str, case: dict[str, str]) -> str:
 def lookup(table: model.Table, node: model.Node, case: dict[str, str]) -> str:
     """The answer of a node's table read for one case, as readers see it; LookupError if none."""
     read = node.reads
+    assert read is not None
     key = _resolve(read.row, case)
     row = next((r for r in table.rows if r and str(plain(r[0])) == key), None)
     if row is None:
@@ -315,7 +322,7 @@ def lookup(table: model.Table, node: model.Node, case: dict[str, str]) -> str:
                               f"{len(holding)} columns, not one")
         column = holding[0]
         return read.names.get(column) or table.columns[ids.index(column)].title
-    value = _resolve(read.column, case)
+    value = _resolve(read.column or "", case)
     column = read.columns.get(value, value)
     if column not in ids:
         raise LookupError(f"table '{table.id}' has no column '{column}'")
@@ -336,5 +343,6 @@ class Answer:
 def answers(game: Game, node: model.Node) -> list[Answer]:
     """The answer of a node's table read for every case of its inputs (the walker picks one)."""
     states = {v.id: v for v in game.bot.state} if game.bot else {}
+    assert node.reads is not None
     table = next(t for t in game.tables if t.id == node.reads.table)
     return [Answer(case, lookup(table, node, case)) for case in read_cases(node, states)]

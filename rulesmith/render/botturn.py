@@ -19,6 +19,7 @@ from .flowchart import numbering
 def reached_procedures(game: Game) -> list[model.Procedure]:
     """The turn's procedures and those their steps call, in the content's order."""
     procedures = {p.id: p for p in game.procedures}
+    assert game.bot is not None
     todo = [part.procedure for part in game.bot.turn.parts if part.procedure in procedures]
     found = set(todo)
     while todo:
@@ -68,6 +69,7 @@ def _change(change: model.Change) -> dict:
 
 def companion_data(game: Game) -> dict:
     bot = game.bot
+    assert bot is not None
     procedures = reached_procedures(game)
     return {
         "name": bot.name,
