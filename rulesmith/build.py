@@ -104,6 +104,7 @@ def render_docs(checked: list[Checked], charts: dict[str, bytes], downloads: lis
     rendered = render_site(checked, downloads, charts)
     files = {page.path: page.text.encode("utf-8") for page in rendered.pages}
     files.update(aids or {})
+    files.update(charts)  # each chart as a file too: the Bot turn page's "Whole chart" (pinch zoom)
     files.update(static_files(cache))
     sync_tree(docs, files)
     return rendered.nav

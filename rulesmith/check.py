@@ -9,7 +9,7 @@ import datetime
 import re
 from dataclasses import dataclass
 
-from . import affects, aidkinds, fieldtypes, model, text_safety, values
+from . import affects, aidkinds, fieldtypes, model, text_safety, turn, values
 from .fieldtypes import field_type
 from .condensed import condition_problems, unfaithful_numbers
 from .items import all_items
@@ -30,6 +30,7 @@ def check_game(game: Game, index: Index, problems: Problems, today: datetime.dat
     check_entities(game, index, problems)
     check_tables(game, index, problems)
     check_procedures(game, problems)
+    turn.check_bot(game, problems)
     check_examples(game, index, problems)
     check_errata(game, index, problems, today or datetime.date.today())
     check_source_map(game, index, problems)

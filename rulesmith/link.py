@@ -122,6 +122,9 @@ def owned_items(game: Game):
     # An aid plan's texts (what it covers, condensed wording) belong to the game, as its description does.
     for plan in game.aids:
         yield "game", plan
+    # The bot's turn and state: their texts (when a part applies, notes) belong to the game too.
+    for bot in game.bots:
+        yield "game", bot
 
 
 def model_texts(value, fmt: model.TextFormat, path: tuple = ()):

@@ -287,12 +287,87 @@ class Branch(Strict):
     to: Id
 
 
+StateRef = Annotated[str, StringConstraints(pattern=r"^(state:[a-z0-9]+(-[a-z0-9]+)*|roll|[A-Za-z0-9_+-]+)$")]
+
+
+class Call(Located):
+    """A step that runs another procedure and goes on at its `next` once that one ends."""
+
+    procedure: Id = Field(description="Id of the procedure this step runs.")
+    optional: bool = Field(default=False, description="The player may go on without running it "
+                           "(\"if needed\", or once per Region the text leaves to the player).")
+
+
+class Read(Located):
+    """A step that looks up a table by the bot's state (or by a roll): the walker shows the answer."""
+
+    table: Id
+    row: StateRef = Field(description="The row key: `state:<id>` (the bot's state), `roll` (this "
+                          "step's roll) or a row key as written.")
+    column: StateRef | None = Field(default=None, description="The column: `state:<id>` (its value is "
+                                    "the column id, or `columns:` maps it) or a column id.")
+    columns: dict[str, FieldId] = Field(default={}, description="State value -> column id, where the "
+                                        "value is not itself the column id.")
+    find: Literal["roll"] | None = Field(default=None, description="Instead of a column: the column "
+                                         "whose cell (a list) holds this step's roll.")
+    # Plain text refused markup like PlainText; not a registered text slot (a mapping's values are
+    # not reached by the text walkers), and the page shows it as text only (textContent).
+    names: dict[str, Annotated[str, AfterValidator(_refuse_markup)]] = Field(
+        default={}, description="With find: what each column means (shown as the answer).")
+    says: PlainText = Field(description="The answer as a sentence; {value} is the looked-up value "
+                           "(without it, the value follows the sentence).")
+
+
+class Roll(Located):
+    """A step that rolls dice: the walker rolls (seeded, shown) or takes what was rolled at the table."""
+
+    dice: int = Field(default=1, ge=1, le=6)
+    sides: int = Field(default=6, ge=2, le=100)
+    reroll: bool = Field(default=True, description="Whether the rules let this roll be rolled again.")
+
+
+class Draw(Located):
+    """A step that draws from a deck the game declares under `bot: decks:`."""
+
+    deck: Id
+    count: int = Field(default=1, ge=1, description="How many are drawn.")
+    up_to: int | None = Field(default=None, ge=1, description="The player says how many, from "
+                              "`count` up to this (one for each tied Region, say).")
+
+
+class Tally(Located):
+    """A question the walker helps with by counting: how often a node was passed in this run."""
+
+    node: Id = Field(description="The node of the same procedure whose passes are counted.")
+    label: PlainText = Field(description="What the count is, e.g. \"Actions performed in this Action Phase\".")
+    of: Id | None = Field(default=None, description="A node of the same procedure that reads a table: "
+                          "its answer is the number to reach.")
+
+
+class Change(Located):
+    """A change of the bot's state where a step (or the end of a turn) says so."""
+
+    state: Id
+    to: int | str = Field(description="`next` (the next value), or a value.")
+    carry: Id | None = Field(default=None, description="With `next` past the last value: start again "
+                             "from the first and move this other state on (Action Phase 3, then Turn).")
+
+
 class Node(Located):
     id: Id
     type: Literal["step", "decision", "end"]
     text: Text
     next: Id | None = None
     branches: list[Branch] = []
+    call: Call | None = Field(default=None, description="A step that runs another procedure, then goes on to next.")
+    reads: Read | None = Field(default=None, description="A table answer computed from the bot's state.")
+    roll: Roll | None = None
+    draw: Draw | None = None
+    sets: list[Change] = Field(default=[], description="State changed when this node is passed.")
+    shows: list[Id] = Field(default=[], description="Bot state shown beside this question.")
+    tally: Tally | None = Field(default=None, description="A count the walker keeps for this question.")
+    card: Id | None = Field(default=None, description="A card (a deck under `bot: decks:`) this step "
+                            "reads; where the source does not reproduce it, the walker asks what it shows.")
 
 
 class Procedure(Fidelity):
@@ -303,6 +378,69 @@ class Procedure(Fidelity):
     description: Text = ""
     start: Id
     nodes: list[Node] = Field(min_length=1)
+
+
+class StateValue(Strict):
+    id: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_+-]+$")]
+    name: PlainText
+
+
+class StateVar(Fidelity):
+    """One part of the bot's state (difficulty, turn, stage …), set once per game by the player."""
+
+    id: Id
+    name: PlainText
+    type: Literal["enum", "integer"]
+    values: list[StateValue] = Field(default=[], description="For enum: the values, in order.")
+    min: int | None = Field(default=None, description="For integer: the first value.")
+    max: int | None = Field(default=None, description="For integer: the last value.")
+    initial: int | str | None = Field(default=None, description="The value a game starts with.")
+    description: Text = ""
+    source: Source | None = None
+
+
+class Deck(Fidelity):
+    """Cards or tokens the bot draws from, all of them back in the deck before each draw. Without
+    `cards` (not reproduced in the source), the walker asks the player what the real one shows;
+    status and note say why."""
+
+    id: Id
+    name: PlainText
+    cards: list[PlainText] = []
+    description: Text = ""
+    source: Source | None = None
+
+
+class TurnPart(Fidelity):
+    """One procedure of the bot's turn, in the turn's order."""
+
+    procedure: Id
+    phase: PlainText | None = Field(default=None, description="The phase of the round it belongs to.")
+    when: Text = Field(default="", description="When it applies, as the rulebook says.")
+    skip: bool = Field(default=False, description="It may not apply every turn: the walker offers "
+                       "\"Does not apply now\".")
+    only: dict[Id, list[int | str]] = Field(default={}, description="It applies only when the bot's "
+                                             "state has one of these values (else it is passed by).")
+    repeat: PlainText | None = Field(default=None, description="It is run again each time this "
+                                     "happens (the walker offers to run it again).")
+    source: Source | None = None
+
+
+class BotTurn(Fidelity):
+    title: PlainText
+    description: Text = ""
+    source: Source | None = None
+    parts: list[TurnPart] = Field(min_length=1)
+    after: list[Change] = Field(default=[], description="State changes when the turn ends (next turn).")
+
+
+class Bot(Located):
+    """A game's solo bot: its state, its decks and its turn (content/README.md)."""
+
+    name: PlainText = Field(description="What the rulebook calls the bot.")
+    state: list[StateVar] = []
+    decks: list[Deck] = []
+    turn: BotTurn
 
 
 # A worked example's inputs and printed result: numbers, booleans and plain text only, so no
@@ -465,6 +603,7 @@ class ContentFile(Strict):
     source_map: list[SourceLines] = []
     icons: list[Icon] = []
     aids: list[AidPlan] = []
+    bot: Bot | None = None
 
 
 COLLECTIONS = ("modules", "kinds", "sections", "entities", "tables", "procedures", "examples",

@@ -24,7 +24,8 @@ GAMES = sorted(p.name for p in (ROOT / "content").iterdir() if (p / "game.yaml")
 TIERS = ("unit", "site", "pdf", "browser")  # slowest last; a test takes the slowest that applies
 # Modules whose every test needs a whole build of that tier.
 MODULE_TIERS = {"test_site": "site", "test_links": "site", "test_serve": "site", "test_install": "site",
-                "test_pdf": "pdf", "test_browser": "browser", "test_walker": "browser"}
+                "test_pdf": "pdf", "test_browser": "browser", "test_walker": "browser",
+                "test_bot_turn": "browser"}
 # Fixtures that build a site or open a browser lift a test into that tier wherever it is.
 FIXTURE_TIERS = {"fixture_site": "site", "real_site": "site", "breakout_site": "site", "built": "site",
                  "fixture_aids": "pdf", "real_aids": "pdf", "browser": "browser",

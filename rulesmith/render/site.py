@@ -29,6 +29,7 @@ from ..glyphs import glyph_svg
 from .markup import escape_inline, escape_url, markdown_value, plain_text, render_text, table_cell
 from .overview import bot_turn, play
 from .walker import walker_steps
+from .botturn import companion_json, reached_procedures, tables_read
 
 TEMPLATES = templates()
 
@@ -372,14 +373,21 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
 
     if game.procedures:
         nav.append({"Solo bot": [{escape_nav(p.title): page(layout.procedure_page(g, p.id), "procedure.md.j2",
-                                                            procedure=p, flowchart=flowchart(p))}
+                                                            procedure=p, flowchart=flowchart(p),
+                                                            chart_file=layout.flowchart_file(g, p.id))}
                                  for p in game.procedures]})
         # The turn walks the procedures no other procedure calls, in the content's order; the ones
         # they call are reached from their steps.
-        entry, called = bot_turn(game, index)
-        nav[-1]["Solo bot"].insert(0, {"Bot turn": page(f"{g}/bot-turn.md", "bot-turn.md.j2", procedures=entry,
-                                                        called=called,
-                                                        charts={p.id: flowchart(p) for p in game.procedures})})
+        if game.bot is not None:  # the turn as the game declares it (rulesmith/turn.py)
+            turn_page = page(f"{g}/bot-turn.md", "bot-companion.md.j2", data=companion_json(game),
+                             procedures=reached_procedures(game), read_tables=tables_read(game),
+                             charts={p.id: flowchart(p) for p in game.procedures},
+                             chart_files={p.id: layout.flowchart_file(g, p.id) for p in game.procedures})
+        else:
+            entry, called = bot_turn(game, index)
+            turn_page = page(f"{g}/bot-turn.md", "bot-turn.md.j2", procedures=entry, called=called,
+                             charts={p.id: flowchart(p) for p in game.procedures})
+        nav[-1]["Solo bot"].insert(0, {"Bot turn": turn_page})
     if game.examples:
         nav.append({"Worked examples": page(f"{g}/examples.md", "examples.md.j2")})
     nav.append({"Glossary": page(f"{g}/glossary.md", "glossary.md.j2")})

@@ -132,10 +132,22 @@
     this.charts(procedure).forEach(function (svg) {
       var nodes = svg.querySelectorAll("g.node[data-chart-node]");
       for (var j = 0; j < nodes.length; j++) {
-        if (nodes[j].getAttribute("data-chart-node") === id) nodes[j].classList.add(CURRENT);
+        if (nodes[j].getAttribute("data-chart-node") === id) {
+          nodes[j].classList.add(CURRENT);
+          follow(svg, nodes[j]);
+        }
       }
     });
   };
+
+  /* A chart shown at print size in a frame (a phone): the frame scrolls to the current step. */
+  function follow(svg, node) {
+    var frame = svg.closest(".rs-flowchart__frame");
+    if (!frame || (frame.scrollHeight <= frame.clientHeight + 1 && frame.scrollWidth <= frame.clientWidth + 1)) return;
+    var box = node.getBoundingClientRect(), outer = frame.getBoundingClientRect();
+    frame.scrollLeft += box.left + box.width / 2 - (outer.left + outer.width / 2);
+    frame.scrollTop += box.top + box.height / 2 - (outer.top + outer.height / 2);
+  }
 
   Walker.prototype.render = function (moved) {
     var here = this.current(), root = this.root;
