@@ -136,7 +136,7 @@ def shown(page) -> dict:
               buttons: view ? Array.from(view.querySelectorAll('button')).map(b => b.textContent.trim()) : [],
               answer: answer && answer.getAttribute('data-answer'), answerText: answer && answer.textContent,
               roll: roll && roll.getAttribute('data-roll'), drawn: drawn && drawn.getAttribute('data-drawn'),
-              chart: chart ? chart.getAttribute('data-chart') : null, current: current ? current.querySelector('title').textContent : null,
+              chart: chart ? chart.getAttribute('data-chart') : null, current: current ? current.getAttribute('data-chart-node') : null,
               inFrame: inFrame, smallestText: text.length ? Math.min(...text) : null,
               whole: chart ? chart.querySelector('a.rs-bot__whole').href : null,
               width: document.documentElement.scrollWidth};
@@ -336,7 +336,7 @@ def test_a_procedure_page_chart_follows_its_walker_on_a_phone(site, page, game_i
           const current = svg.querySelector('g.node.rs-walker-current');
           const a = current.getBoundingClientRect(), b = frame.getBoundingClientRect();
           const sizes = Array.from(svg.querySelectorAll('text')).map(t => parseFloat(getComputedStyle(t).fontSize) * Math.abs(t.getScreenCTM().a));
-          return {current: current.querySelector('title').textContent, smallest: Math.min(...sizes),
+          return {current: current.getAttribute('data-chart-node'), smallest: Math.min(...sizes),
                   inFrame: a.left >= b.left - 1 && a.right <= b.right + 1 && a.top >= b.top - 1 && a.bottom <= b.bottom + 1 ||
                            (a.width > b.width || a.height > b.height)};
         }""")
