@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 from dataclasses import dataclass
 
 from . import aidkinds, model, values
-from .condensed import unfaithful_numbers
+from .condensed import condition_problems, unfaithful_numbers
 from .items import all_items
 from .expressions import ExpressionError, evaluate, plain
 from .game import Game
@@ -577,7 +577,8 @@ AID_SHOWABLE = ("rule", "table", "procedure", "kind")
 
 def check_aids(game: Game, index: Index, problems: Problems) -> None:
     """content/<game>/aids.yaml: known aid kinds, once each; every entry shows a rules section,
-    table, procedure or kind that exists; condensed wording keeps every number of its item."""
+    table, procedure or kind that exists; condensed wording keeps every number and every condition
+    of its item (or points to the part that keeps the condition: rulesmith/condensed.py)."""
     known = {k.key: k for k in aidkinds.kinds()}
     seen: dict[str, model.AidPlan] = {}
     for plan in game.aids:
@@ -605,3 +606,10 @@ def check_aids(game: Game, index: Index, problems: Problems) -> None:
                                  f"condensed text prints {value}, which {entry.show} does not",
                                  "condensed wording may drop words, never change a number: "
                                  "use the number the full item prints")
+                for where, message, hint in condition_problems(entry, index, own_entries(plan) - {entry.show}):
+                    problems.add(where, message, hint)
+
+
+def own_entries(plan: model.AidPlan) -> frozenset:
+    """Keys of everything an aid plan prints as an entry of its own."""
+    return frozenset(entry.show for part in ("sequence", "setup", "body") for entry in getattr(plan, part))

@@ -1,4 +1,4 @@
-"""The `rulesmith` command: check, build, serve, schema, errata, diff."""
+"""The `rulesmith` command: check, build, serve, schema, errata, diff, review."""
 
 from __future__ import annotations
 
@@ -102,10 +102,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--output", help="where to write it (default: schema/content.schema.json in the project)")
     p.set_defaults(run=cmd_schema)
 
-    from . import diff, errata  # each adds its own subcommand and options
+    from . import diff, errata, review  # each adds its own subcommand and options
 
     errata.configure(sub.add_parser("errata", help="record errata: `rulesmith errata add …`"))
     diff.configure(sub.add_parser("diff", help="structural difference of the content since a git revision"))
+    review.configure(sub.add_parser("review", help="print every condensed block of the aids beside its full "
+                                    "text, with the condition words it drops"))
 
     for command in _all_parsers(sub):
         _global_options(command, top=False)

@@ -325,6 +325,17 @@ class Icon(Located):
         min_length=1, description="Glyph names under material/templates/.icons, e.g. material/flag.")
 
 
+class InFull(Located):
+    """A pointer from condensed wording to the full text: this part of the item keeps conditions
+    the condensed wording leaves out (the aid prints where to read it in full)."""
+
+    part: Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*:[a-z0-9]+(-[a-z0-9]+)*$")] = Field(
+        description="kind:id of the condensed item itself or of one of its subsections.")
+    drops: list[Id] = Field(min_length=1, description="The condition words (groups of "
+                            "templates/condition-words.yaml: if, only, may, must, not …) whose "
+                            "occurrences in that part the condensed wording leaves to the full text.")
+
+
 class AidEntry(Located):
     """One thing printed on a player aid, in the aid's order: a rules section, a table, a
     procedure or a kind's list, in full, or in condensed wording that names what it condenses."""
@@ -333,7 +344,11 @@ class AidEntry(Located):
         description="kind:id of what is printed: rule:…, table:…, procedure:…, kind:…")
     title: PlainText | None = Field(default=None, description="Heading instead of the item's own.")
     condensed: Text | None = Field(default=None, description="Condensed wording of `show`, printed "
-                                   "instead of its full text; every number in it must occur in that item.")
+                                   "instead of its full text; every number in it must occur in that item, "
+                                   "and it keeps every condition word of it (if, only, may, must …) "
+                                   "or names under `in_full` the part that keeps it.")
+    in_full: list[InFull] = Field(default=[], description="Where the conditions the condensed "
+                                  "wording leaves out are kept: printed on the aid as pointers to the full text.")
     subsections: bool = Field(default=True, description="For a rules section: print its subsections too.")
 
 

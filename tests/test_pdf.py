@@ -243,11 +243,15 @@ def test_references_inside_the_aid_show_their_page(built):
 def test_condensed_wording_says_where_the_site_prints_it_in_full(built, tmp_path):
     text = " ".join(_text(built.reader("downloads/harbour/rules-summary-a4.pdf")).split())
     assert "Storms, in short In short; in full on the site: The round › Storms On a 6" in text
+    # the condition the condensed wording leaves out ("Ships in port are not hit") is pointed to
+    assert "+ one cargo lost per ship hit Not every condition is repeated here; read in full on the site: " \
+           "The round › Storms." in text
     item = next(c for c in built.checked if c.game.id == "harbour")
     kind = next(k for k in aidkinds.kinds() if k.key == "rules-summary")
     html = document.render_html(item, kind, aidkinds.geometry().papers[0], tmp_path,
                                 {"name": "Harbour", "url": "https://rules.example/ref/"})
     assert "In short; in full on the site: <span class=\"url\">https://rules.example/ref/harbour/rules/round.html#storms</span>" in html
+    assert "read in full on the site: Storms, <span class=\"url\">https://rules.example/ref/harbour/rules/round.html#storms</span>." in html
 
 
 def _count_layouts(monkeypatch) -> list[int]:

@@ -27,6 +27,7 @@ class Entry:
     condensed: str | None
     subsections: bool = True
     elsewhere: frozenset = frozenset()  # keys planned as entries of their own: not repeated inside this one
+    in_full: tuple = ()  # model.InFull pointers: parts whose conditions the condensed wording leaves to the full text
 
     @property
     def full(self) -> bool:
@@ -44,7 +45,8 @@ def planned(game: Game, index: Index, aid: str) -> dict[str, list[Entry]]:
         for entry in getattr(plan, part):
             target = index.targets[entry.show]
             found[part].append(Entry(entry.show, target.kind, target.item, entry.title or target.name,
-                                     entry.condensed, entry.subsections, own - {entry.show}))
+                                     entry.condensed, entry.subsections, own - {entry.show},
+                                     tuple(entry.in_full)))
     return found
 
 
