@@ -10,7 +10,7 @@ import re
 from html.parser import HTMLParser
 from dataclasses import dataclass
 
-from . import aidkinds, model, values
+from . import affects, aidkinds, model, values
 from .condensed import condition_problems, unfaithful_numbers
 from .items import all_items
 from .expressions import ExpressionError, evaluate, plain
@@ -36,6 +36,7 @@ def check_game(game: Game, index: Index, problems: Problems, today: datetime.dat
     check_errata(game, index, problems, today or datetime.date.today())
     check_source_map(game, index, problems)
     check_aids(game, index, problems)
+    affects.check(game, index, problems)
 
 
 def _items_with_module(game: Game):

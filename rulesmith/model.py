@@ -270,6 +270,10 @@ class Gap(Fidelity):
     title: PlainText
     module: Id | None = None
     source: Source | None = None
+    affects: list[str] | None = Field(default=None, description="Every place a reader meets this gap, where its "
+                               "marker is shown: kind:id (rule:setup, organisation:imf, table:x, "
+                               "procedure:x …), kind:id.field, table:id.row.column or procedure:id.step "
+                               "(rulesmith/affects.py); [] when it affects nothing printed but the gaps page.")
 
 
 class Section(Fidelity):

@@ -36,8 +36,11 @@ def escape_inline(text: str) -> str:
 
 
 def render_text(text: str, index: Index, href: Callable[[str], str | None],
-                icon: Callable[[str], str] | None = None) -> str:
-    """Markdown with references as [label](href) links and icons as inline HTML."""
+                icon: Callable[[str], str] | None = None,
+                marker: Callable[[str, str], str] | None = None) -> str:
+    """Markdown with references as [label](href) links and icons as inline HTML. A value
+    reference to a field or cell the data marks (missing, unverified …) is followed by
+    `marker(status, note)`, so the doubt is shown wherever the value is printed."""
     icon = icon or (lambda name: icon_html(index, name))
 
     def replace(match: re.Match) -> str:
@@ -46,7 +49,9 @@ def render_text(text: str, index: Index, href: Callable[[str], str | None],
         if kind == "icon":
             return icon(ident)
         if kind == "value":
-            return escape_inline(values.shown(values.lookup(index, ident)))
+            shown_value = escape_inline(values.shown(values.lookup(index, ident)))
+            status, note = values.status(index, ident)
+            return shown_value + (" " + marker(status, note) if marker and status != "verified" else "")
         shown = escape_inline(label if label else index.name(target))
         url = href(target)
         link = f"[{shown}]({url})" if url else shown

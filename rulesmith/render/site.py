@@ -12,10 +12,10 @@ from functools import lru_cache
 
 import jinja2
 
-from .. import model, values
+from .. import affects, model, values
 from ..expressions import plain
 from ..game import Game
-from ..items import tag_of
+from ..items import ITEM_TYPES, key_of, tag_of
 from ..project import templates
 from ..link import Index
 from ..pipeline import Checked
@@ -49,6 +49,7 @@ def environment() -> jinja2.Environment:
         comment_start_string="{##", comment_end_string="##}",
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.filters["inline"] = escape_inline
+    env.filters["table_cell"] = table_cell
     env.globals["STATUS_LABELS"] = layout.STATUS_LABELS
     env.globals["reads_data"] = values.reads_data
     env.globals["value_inputs"] = values.value_inputs
@@ -70,7 +71,8 @@ class PageContext:
         return layout.link(self.page, path, anchor)
 
     def md(self, text: str | None) -> str:
-        return render_text(text or "", self.index, self.href)
+        return render_text(text or "", self.index, self.href,
+                           marker=lambda status, note: self.marker(status, "", short=True))
 
     def cell(self, text: str | None) -> str:
         return table_cell(self.md(text))
@@ -145,6 +147,59 @@ class PageContext:
         shown = f'<span class="rs-gap rs-gap--{status}">{glyph_svg("material/alert-outline")}<em>{text}</em></span>'
         if note and not short:
             shown += " " + table_cell(self.md(note))
+        return shown
+
+    # ---- gaps shown where they are met: the places each gap `affects` (rulesmith/affects.py)
+
+    @staticmethod
+    def item_key(item) -> str:
+        """kind:id of a content item (a section is rule:id, an entity its kind:id)."""
+        for item_type in ITEM_TYPES:
+            if type(item) is item_type.model:
+                return key_of(item_type, item)
+        raise TypeError(f"not a content item: {type(item).__name__}")
+
+    def gaps_at(self, key: str, inner: str | None = None, already: str = "") -> str:
+        """The markers of the gaps that affect an item (or a field, cell "row.column" or step of
+        it): each the gap's marker and a link to it, as a [[gap:…]] reference renders; a gap the
+        text `already` refers to is not repeated."""
+        gaps = [g for g in affects.at(self.game, self.index, key, inner) if f"[[gap:{g.id}]" not in already]
+        return " ".join(self.md(f"[[gap:{g.id}]]") for g in gaps)
+
+    def item_gaps(self, item) -> str:
+        """The markers of the gaps that affect an item as a whole, unless its own text names them."""
+        own = " ".join(str(getattr(item, name, "") or "") for name in ("body", "text", "description", "note"))
+        return self.gaps_at(self.item_key(item), already=own)
+
+    def cell_gaps(self, table: model.Table, row: list, column: int) -> str:
+        return self.gaps_at(f"table:{table.id}", affects.cell_key(table, row, column))
+
+    def field_gaps(self, entity: model.Entity, field_id: str) -> str:
+        return self.gaps_at(f"{entity.kind}:{entity.id}", field_id)
+
+    def step_gaps(self, procedure: model.Procedure, node: model.Node) -> str:
+        return self.gaps_at(f"procedure:{procedure.id}", node.id)
+
+    def affected_places(self, gap: model.Gap) -> list[str]:
+        """The places a gap affects as links a reader follows: the item's name, then the field,
+        the cell (row / column) or the step number."""
+        shown = []
+        for address in gap.affects or []:
+            try:
+                place = affects.parse(self.index, address)
+            except values.ValueError_:
+                continue
+            link = self.ref(place.key)
+            item = self.index.targets[place.key].item
+            if place.step is not None:
+                link += f", step {self.step_number(place.key, place.step)}"
+            elif place.field is not None:
+                link += ": " + escape_inline(field_name(self.game, item, place.field))
+            elif place.row is not None:
+                row = next(r for r in item.rows if str(plain(r[0])) == place.row)
+                column = next(c.title for c in item.columns if c.id == place.column)
+                link += ": " + escape_inline(f"{row_label(self.game, item, row)} / {column}")
+            shown.append(link)
         return shown
 
     def has_gaps(self, prefix: str) -> bool:

@@ -8,7 +8,7 @@ import html
 import math
 import re
 
-from ... import model
+from ... import affects, model
 from ...game import Game
 from ...link import Index
 from .. import layout
@@ -39,7 +39,22 @@ class AidContext(PageContext):
         return "#" + self.anchor(key) if key in self.anchors else None
 
     def md(self, text: str | None) -> str:
-        return render_text(text or "", self.index, self.href, icon=self.icon)
+        return render_text(text or "", self.index, self.href, icon=self.icon,
+                           marker=lambda status, note: self.marker(status, ""))
+
+    def condensed_gaps(self, entry) -> str:
+        """The markers of the gaps that affect a condensed section or any subsection it stands
+        for, unless its condensed wording names them."""
+        from .contents import _subsection_keys
+
+        keys = [entry.key] + (_subsection_keys(entry) if entry.kind == "rule" else [])
+        seen, marks = set(), []
+        for key in keys:
+            for gap in affects.at(self.game, self.index, key):
+                if gap.id not in seen and f"[[gap:{gap.id}]" not in (entry.condensed or ""):
+                    seen.add(gap.id)
+                    marks.append(self.md(f"[[gap:{gap.id}]]"))
+        return " ".join(marks)
 
     def icon(self, name: str) -> str:
         return titled(icon_html(self.index, name), self.index.icons[name]["label"])
