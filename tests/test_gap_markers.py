@@ -196,10 +196,22 @@ def pdf_misses(built, checked) -> list[str]:
 
 def _follows(page: str, text: str, title: str) -> bool:
     """Is `title` printed right after `text` (allowing for page references such as "p.3"
-    that the aid adds inside it)?"""
+    that the aid adds inside it, and a status mark before the gap's)?"""
     head = text[:25]
-    return any(title in page[m.start() + len(head):m.start() + len(text) + 40]
+    return any(title in page[m.start() + len(head):m.start() + len(text) + len(title) + 40]
                for m in re.finditer(re.escape(head), page))
+
+
+def _printed_text(game, index, kind, key: str) -> str:
+    """The wording the aid prints for an item: its condensed text where a condensed section
+    stands for it, else its own text (a [[gap:…]] reference in it prints the gap's title)."""
+    covering = contents.condensed_cover(game, index, kind).get(key, key)
+    for entries in contents.planned(game, index, kind.key).values():
+        for entry in entries:
+            if entry.key == covering and entry.condensed:
+                return entry.condensed
+    item = index.targets[key].item
+    return " ".join(str(getattr(item, name, "") or "") for name in ("body", "text", "description", "note"))
 
 
 def _marked(page: str, game, index, kind, gap, place: affects.Place) -> bool:
@@ -220,10 +232,13 @@ def _marked(page: str, game, index, kind, gap, place: affects.Place) -> bool:
         return _follows(page, squash(plain_text(shown, index)), title)
     covering = contents.condensed_cover(game, index, kind).get(place.key)
     heading = squash(index.name(covering or place.key))
+    inline = f"[[gap:{gap.id}]]" in _printed_text(game, index, kind, place.key)
     for start in [m.start() for m in re.finditer(re.escape(heading), page)]:
         after = page[start:start + 1500]
         marks = after.find("gapinthesourcehere")
         if marks >= 0 and title in after[marks:marks + 400]:
+            return True
+        if inline and title in after:  # the item's printed wording names the gap: no heading mark
             return True
     return False
 
