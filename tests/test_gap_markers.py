@@ -194,11 +194,12 @@ def pdf_misses(built, checked) -> list[str]:
     return missing
 
 
-def _follows(page: str, text: str, title: str) -> bool:
+def _follows(page: str, text: str, title: str, others: int = 0) -> bool:
     """Is `title` printed right after `text` (allowing for page references such as "p.3"
-    that the aid adds inside it, and a status mark before the gap's)?"""
+    that the aid adds inside it, a status mark, and the `others` letters of the other gaps'
+    titles printed at the same place before it)?"""
     head = text[:25]
-    return any(title in page[m.start() + len(head):m.start() + len(text) + len(title) + 40]
+    return any(title in page[m.start() + len(head):m.start() + len(text) + others + len(title) + 40]
                for m in re.finditer(re.escape(head), page))
 
 
@@ -220,16 +221,17 @@ def _marked(page: str, game, index, kind, gap, place: affects.Place) -> bool:
     here: …")?"""
     title = squash(gap.title)
     target = index.targets[place.key].item
+    others = sum(len(squash(g.title)) for g in affects.at(game, index, place.key, place.inner) if g.id != gap.id)
     if place.step is not None:
         node = next(n for n in target.nodes if n.id == place.step)
-        return _follows(page, squash(plain_text(node.text, index)), title)
+        return _follows(page, squash(plain_text(node.text, index)), title, others)
     if place.row is not None or place.field is not None:
         raw = (target.rows[[str(plain(r[0])) for r in target.rows].index(place.row)]
                [[c.id for c in target.columns].index(place.column)] if place.row is not None
                else target.fields.get(place.field))
         value = plain(raw)
         shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
-        return _follows(page, squash(plain_text(shown, index)), title)
+        return _follows(page, squash(plain_text(shown, index)), title, others)
     covering = contents.condensed_cover(game, index, kind).get(place.key)
     heading = squash(index.name(covering or place.key))
     inline = f"[[gap:{gap.id}]]" in _printed_text(game, index, kind, place.key)
