@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import datetime
 import re
-from html.parser import HTMLParser
 from dataclasses import dataclass
 
-from . import affects, aidkinds, model, values
+from . import affects, aidkinds, model, text_safety, values
 from .condensed import condition_problems, unfaithful_numbers
 from .items import all_items
 from .expressions import ExpressionError, evaluate, plain
@@ -21,8 +20,6 @@ from .source_map import check_source_map
 
 STATUSES = ("verified", "unverified", "missing", "reconstructed", "contradictory")
 RAW_HTML = re.compile(r"<[A-Za-z/!?]")
-MD_LINK = re.compile(r"\]\(\s*<?([^)\s>]*)")
-MD_LINK_DEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(\s|$)", re.MULTILINE)
 
 
 def check_game(game: Game, index: Index, problems: Problems, today: datetime.date | None = None) -> None:
@@ -105,40 +102,11 @@ def check_texts(game: Game, problems: Problems) -> None:
             where = text.item._file.find_text(base, text.value[match.start():].split("\n", 1)[0])
             problems.add(where, "raw HTML is not allowed in content text",
                          "write Markdown; for a literal '<' add a space after it")
-        bad = [url for url in MD_LINK.findall(text.value) + [m[0] for m in MD_LINK_DEF.findall(text.value)]
-               if not url.startswith("https://")]
-        if "]:" in text.value or "](" in text.value:  # what Markdown really links to (nested definitions …)
-            bad += [url for url in _rendered_targets(text.value) if not url.startswith("https://")
-                    and not any(url.startswith(b) or b.startswith(url) for b in bad if b)]
-        for url in bad:
-            where = text.item._file.find_text(base, url or "](")
-            problems.add(where, f"link target '{url}' is not allowed",
-                         "links in content must be https:// URLs; use [[kind:id]] for references")
-
-
-_markdown = None
-
-
-class _Targets(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.found = []
-
-    def handle_starttag(self, tag, attrs):
-        self.found += [value or "" for name, value in attrs if name in ("href", "src")]
-
-
-def _rendered_targets(text: str) -> list[str]:
-    """Link and image targets Python-Markdown makes of a text (references left out)."""
-    global _markdown
-    if _markdown is None:
-        import markdown
-
-        _markdown = markdown.Markdown(extensions=["admonition", "tables"])  # as mkdocs.yml, less attr_list/toc
-    escaped = REFERENCE.sub("", text).replace("&", "&amp;").replace("<", "&lt;")  # as render.markup does
-    targets = _Targets()
-    targets.feed(_markdown.reset().convert(escaped))
-    return targets.found
+        for message, part in text_safety.judge(text.value):
+            hint = ("links in content must be https:// URLs; use [[kind:id]] for references" if "link" in message
+                    else "split it with a blank line, or into subsections" if "paragraph" in message
+                    else "write Markdown only; content text never becomes markup")
+            problems.add(text.item._file.find_text(base, part), message, hint)
 
 
 def check_value(value, spec, index: Index, where, problems: Problems, label: str, at=None) -> None:
@@ -540,9 +508,6 @@ def check_errata(game: Game, index: Index, problems: Problems, today: datetime.d
         if erratum.date > today:
             problems.add(erratum.where("date"), f"erratum date {erratum.date} is in the future",
                          f"use the date the erratum was published, on or before {today}")
-        if erratum.source.url is not None and not erratum.source.url.startswith("https://"):
-            problems.add(erratum.where("source", "url"), f"erratum source url '{erratum.source.url}' is not https",
-                         "link to an https:// page, or leave url out")
         if same_value(erratum.old, erratum.new):
             problems.add(erratum.where("old"), f"erratum '{erratum.id}' changes nothing (old equals new)",
                          "record the value before the change as old")

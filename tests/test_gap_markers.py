@@ -19,7 +19,7 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from rulesmith import affects, aidkinds
+from rulesmith import affects, aidkinds, model
 from rulesmith.expressions import plain
 from rulesmith.pipeline import check_content
 from rulesmith.render import layout
@@ -103,8 +103,9 @@ def block(tree: Element, anchor: str) -> list[Element]:
     heading = found[0]
     siblings = [c for c in heading.parent.children if isinstance(c, Element)]
     out = [heading]
+    ends = ("dt",) if heading.tag == "dt" else HEADINGS  # a glossary term: its definition
     for sibling in siblings[siblings.index(heading) + 1:]:
-        if sibling.tag in HEADINGS:
+        if sibling.tag in ends:
             break
         out.append(sibling)
     return out
@@ -194,55 +195,49 @@ def pdf_misses(built, checked) -> list[str]:
     return missing
 
 
-def _follows(page: str, text: str, title: str, others: int = 0) -> bool:
-    """Is `title` printed right after `text` (allowing for page references such as "p.3"
-    that the aid adds inside it, a status mark, and the `others` letters of the other gaps'
-    titles printed at the same place before it)?"""
+def _follows(page: str, text: str, title: str, slack: int = 400) -> bool:
+    """Is `title` printed within the place's own text and a little after it (page references
+    such as "p.3" the aid adds, a decision's branches, other gaps' markers, the lines of a
+    table row that pypdf interleaves)?"""
     head = text[:25]
-    return any(title in page[m.start() + len(head):m.start() + len(text) + others + len(title) + 40]
-               for m in re.finditer(re.escape(head), page))
+    return any(title in page[m.start():m.start() + len(text) + slack] for m in re.finditer(re.escape(head), page))
 
 
-def _printed_text(game, index, kind, key: str) -> str:
-    """The wording the aid prints for an item: its condensed text where a condensed section
-    stands for it, else its own text (a [[gap:…]] reference in it prints the gap's title)."""
-    covering = contents.condensed_cover(game, index, kind).get(key, key)
-    for entries in contents.planned(game, index, kind.key).values():
-        for entry in entries:
-            if entry.key == covering and entry.condensed:
-                return entry.condensed
-    item = index.targets[key].item
-    return " ".join(str(getattr(item, name, "") or "") for name in ("body", "text", "description", "note"))
+def _own_text(item, index) -> str:
+    """The words an item prints under its heading (not its subsections)."""
+    parts = [getattr(item, name, "") or "" for name in ("body", "text", "description", "definition")]
+    if isinstance(item, model.Procedure):
+        parts += [node.text for node in item.nodes]
+    if isinstance(item, model.Table):
+        parts += [str(plain(cell)) for row in item.rows for cell in row]
+    if isinstance(item, model.Entity):
+        parts += [str(plain(v)) for v in item.fields.values()]
+    return squash(" ".join(plain_text(part, index) for part in parts))
 
 
 def _marked(page: str, game, index, kind, gap, place: affects.Place) -> bool:
-    """Does this page (squashed text) show the gap's marker at the place: right after the
-    step's text, the cell's or field's value, or under the item's heading ("Gap in the source
-    here: …")?"""
+    """Does this page (squashed text) show the gap at the place: after the step's text, the
+    cell's or field's value, or under the item's heading, within what the item prints there
+    (a marker "Gap in the source here: …" or the gap named in the item's own text)?"""
     title = squash(gap.title)
     target = index.targets[place.key].item
-    others = sum(len(squash(g.title)) for g in affects.at(game, index, place.key, place.inner) if g.id != gap.id)
     if place.step is not None:
         node = next(n for n in target.nodes if n.id == place.step)
-        return _follows(page, squash(plain_text(node.text, index)), title, others)
+        return _follows(page, squash(plain_text(node.text, index)), title)
     if place.row is not None or place.field is not None:
         raw = (target.rows[[str(plain(r[0])) for r in target.rows].index(place.row)]
                [[c.id for c in target.columns].index(place.column)] if place.row is not None
                else target.fields.get(place.field))
         value = plain(raw)
         shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
-        return _follows(page, squash(plain_text(shown, index)), title, others)
+        return _follows(page, squash(plain_text(shown, index)), title)
     covering = contents.condensed_cover(game, index, kind).get(place.key)
+    entries = [e for part in contents.planned(game, index, kind.key).values() for e in part]
+    condensed = next((e.condensed for e in entries if e.key == (covering or place.key) and e.condensed), None)
+    own = squash(plain_text(condensed, index)) if condensed else _own_text(target, index)
     heading = squash(index.name(covering or place.key))
-    inline = f"[[gap:{gap.id}]]" in _printed_text(game, index, kind, place.key)
-    for start in [m.start() for m in re.finditer(re.escape(heading), page)]:
-        after = page[start:start + 1500]
-        marks = after.find("gapinthesourcehere")
-        if marks >= 0 and title in after[marks:marks + 400]:
-            return True
-        if inline and title in after:  # the item's printed wording names the gap: no heading mark
-            return True
-    return False
+    return any(title in page[m.start():m.start() + len(heading) + len(own) + 600]
+               for m in re.finditer(re.escape(heading), page))
 
 
 # ---------------------------------------------------------------- the made-up game: every shape of place
