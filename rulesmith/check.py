@@ -109,6 +109,20 @@ def check_texts(game: Game, problems: Problems) -> None:
             problems.add(text.item._file.find_text(base, part), message, hint)
 
 
+def _type_hint(kind: str, value) -> str:
+    """How to write a value of this type, for the value that was written."""
+    if kind in ("integer", "number"):
+        text = str(value).strip()
+        if isinstance(value, str) and text.lstrip("-").replace(".", "", kind == "number").isdigit():
+            return f"write the number without quotes: {text}"
+        return "write a whole number, e.g. 3" if kind == "integer" else "write a number, e.g. 2.5"
+    if kind == "boolean":
+        return "write true or false (without quotes)"
+    if kind in ("text", "string", "enum", "ref"):
+        return f"quote it: '{value}'" if not isinstance(value, (dict, list)) else "write one value, not a list or mapping"
+    return "quote text; write numbers and true/false without quotes"
+
+
 def check_value(value, spec, index: Index, where, problems: Problems, label: str, at=None) -> None:
     """Check one field or cell value against its declared type (field or column).
 
@@ -153,7 +167,7 @@ def check_value(value, spec, index: Index, where, problems: Problems, label: str
         return
     if value is None or not checks[kind](value):
         problems.add(where, f"{label} must be {'an' if kind[0] in 'aeiou' else 'a'} {kind}, got {value!r}",
-                     "quote text; write numbers and true/false without quotes")
+                     _type_hint(kind, value))
         return
     if kind == "enum" and value not in spec.values:
         problems.add(where, f"{label}: '{value}' is not one of {', '.join(spec.values)}",
@@ -207,6 +221,21 @@ def _ordered(values, rule):
     return [i + 1 for i, (a, b) in enumerate(pairs) if not compare(a, b)]
 
 
+def _of_column_type(value, column) -> bool:
+    """Whether a cell's value has its column's type (so a table rule can compare it)."""
+    if value is None:
+        return False
+    if column.type in ("integer", "number"):
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and \
+            (column.type == "number" or isinstance(value, int))
+    return True
+
+
+def _number(value) -> str:
+    """A number as a reader writes it: 127, not 127.0."""
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+
+
 def check_tables(game: Game, index: Index, problems: Problems) -> None:
     tables = {t.id: t for t in game.tables}
     kinds = {k.id: k for k in game.kinds}
@@ -238,7 +267,9 @@ def check_tables(game: Game, index: Index, problems: Problems) -> None:
             rows = [row for row in table.rows if len(row) == len(columns)
                     and plain(row[0]) not in rule.except_]
             # (row number in the table, key, value) of every cell the rule holds over
-            known = [(table.rows.index(row), plain(row[0]), plain(row[c])) for row in rows if plain(row[c]) is not None]
+            # A cell of the wrong type is reported by check_value; the rule holds over the others.
+            known = [(table.rows.index(row), plain(row[0]), plain(row[c])) for row in rows
+                     if _of_column_type(plain(row[c]), table.columns[c])]
             message, first_bad = None, None
             if rule.rule in ("non-decreasing", "non-increasing", "increasing", "decreasing"):
                 try:
@@ -265,7 +296,7 @@ def check_tables(game: Game, index: Index, problems: Problems) -> None:
             elif rule.rule == "sum":
                 total = sum(v for _, _, v in known)
                 if rule.equals is None or total != rule.equals:
-                    message = f"table rule broken: '{rule.column}' sums to {total}, expected {rule.equals}"
+                    message = f"table rule broken: '{rule.column}' sums to {_number(total)}, expected {_number(rule.equals)}"
             elif rule.rule == "matches":
                 other = tables.get(rule.table or "")
                 if other is None:
