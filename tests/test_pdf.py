@@ -242,7 +242,9 @@ def test_references_inside_the_aid_show_their_page(built):
 
 def test_condensed_wording_says_where_the_site_prints_it_in_full(built, tmp_path):
     text = " ".join(_text(built.reader("downloads/harbour/rules-summary-a4.pdf")).split())
-    assert "Storms, in short In short; in full on the site: The round › Storms On a 6" in text
+    # under it, the gap that affects the section it condenses (tests/test_gap_markers.py), then the wording
+    assert "Storms, in short In short; in full on the site: The round › Storms Gap in the source here: " \
+           "Board illustration On a 6" in text
     # the condition the condensed wording leaves out ("Ships in port are not hit") is pointed to
     assert "+ one cargo lost per ship hit Not every condition is repeated here; read in full on the site: " \
            "The round › Storms." in text
