@@ -54,7 +54,9 @@ def numbers(text: str, index: Index) -> list[str]:
 def full_text(item, index: Index, notes: bool = True) -> str:
     """Everything the full item prints, as plain text (without status notes: the rule's own words)."""
     parts: list[str] = []
-    note = (lambda thing: thing.note or "") if notes else (lambda thing: "")
+    def note(thing) -> str:
+        return (thing.note or "") if notes else ""
+
     if isinstance(item, model.Section):
         parts += [item.title, item.body, note(item)]
         for sub in item.sections:
@@ -219,7 +221,7 @@ def condition_problems(entry: model.AidEntry, index: Index, skip: frozenset = fr
     texts = parts(item, entry.show, index, skip)
     known = {g.key: g for g in groups()}
     dropped = {d.group.key: d for d in drops(entry, index, skip)}
-    for i, pointer in enumerate(entry.in_full):
+    for pointer in entry.in_full:
         if pointer.part not in texts:
             yield (pointer.where("part"), f"in_full names {pointer.part}, which is not part of what {entry.show} prints here",
                    nearest(pointer.part, texts) or "name " + " or ".join(sorted(texts)))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 import jinja2
 from markupsafe import Markup
@@ -81,7 +82,7 @@ class PageContext:
     def md(self, text: str | None) -> Markup:
         """A Markdown field of the content, which the check has judged as readers get it."""
         return Markup(render_text(str(text or ""), self.index, self.href,
-                                  marker=lambda status, note: self.marker(status, "", short=True)))
+                                  marker=lambda status, _note: self.marker(status, "", short=True)))
 
     def cell(self, text: str | None) -> Markup:
         return Markup(table_cell(self.md(text)))
@@ -205,7 +206,7 @@ class PageContext:
             except values.ValueError_:
                 continue
             link = str(self.ref(place.key))
-            item = self.index.targets[place.key].item
+            item: Any = self.index.targets[place.key].item
             if place.step is not None:
                 link += f", step {self.step_number(place.key, place.step)}"
             elif place.field is not None:

@@ -40,7 +40,7 @@ class AidContext(PageContext):
 
     def md(self, text: str | None) -> str:
         return render_text(text or "", self.index, self.href, icon=self.icon,
-                           marker=lambda status, note: self.marker(status, ""))
+                           marker=lambda status, _note: self.marker(status, ""))
 
     def condensed_gaps(self, entry) -> str:
         """The markers of the gaps that affect a condensed section or any subsection it stands
