@@ -351,11 +351,11 @@ def expected_outputs(checked, key: str) -> set[str]:
     from rulesmith.render import layout
 
     game, index = checked.game, checked.index
-    pages = {layout.page_of(game, index, key)[0], f"{game.id}/index.md", f"{game.id}/changelog.md",
+    pages = {layout.page_of(game, key)[0], f"{game.id}/index.md", f"{game.id}/changelog.md",
              "index.md", "downloads.md", "changelog.md"}
     for owner in index.backlinks.get(key, []):
         if owner in index.targets:
-            pages.add(layout.page_of(game, index, owner)[0])
+            pages.add(layout.page_of(game, owner)[0])
     return pages
 
 
@@ -414,7 +414,7 @@ def nav_and_html(content: Path, folder: Path, html_dir: Path) -> tuple[list, dic
     charts = flowcharts(checked, folder / "cache")
     html_dir.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    jobs = pdf.jobs_for(checked, charts)
+    jobs = pdf.jobs_for(checked)
     info["html_s"] = time.perf_counter() - started
     for job in jobs:
         (html_dir / (job.path.replace("/", "--") + ".html")).write_text(job.html, encoding="utf-8")

@@ -131,7 +131,7 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
         from .render.pdf import build_aids
 
         with progress.step("player aids (PDF)"):
-            aids, downloads = build_aids(checked, charts, cache / "pdf", site_url, progress=progress.count)
+            aids, downloads = build_aids(checked, cache / "pdf", site_url, progress=progress.count)
     with progress.step("render pages"):
         docs = work / "docs"
         nav = render_docs(checked, charts, downloads, docs, aids, cache=cache)

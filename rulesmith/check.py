@@ -15,7 +15,7 @@ from .condensed import condition_problems, unfaithful_numbers
 from .items import all_items
 from .expressions import ExpressionError, evaluate, plain
 from .game import Game
-from .link import REFERENCE, Index, texts
+from .link import Index, texts
 from .problems import Problems, nearest
 from .source_map import check_source_map
 
@@ -168,12 +168,12 @@ def check_entities(game: Game, index: Index, problems: Problems) -> None:
                              nearest(name, declared) or f"declare it under kinds: {kind.id}: fields")
                 continue
             check_value(value, spec, index, entity.where("fields", name), problems, f"field '{name}'",
-                        at=lambda i, name=name: entity.where("fields", name, i))
+                        at=lambda i, name=name, entity=entity: entity.where("fields", name, i))
         for spec in kind.fields:
             if spec.required and spec.id not in entity.fields and entity.status != "missing":
                 problems.add(entity.where("fields") if entity.fields else entity.where(),
                              f"missing required field '{spec.id}' of {kind.name}",
-                             f"add it, or write {{status: missing, note: '…'}} if the source lacks it")
+                             "add it, or write {status: missing, note: '…'} if the source lacks it")
     for kind in game.kinds:
         found = len(game.entities_of(kind.id))
         if kind.count is not None and found > kind.count:
@@ -182,7 +182,7 @@ def check_entities(game: Game, index: Index, problems: Problems) -> None:
 
 
 def _ordered(values, rule):
-    pairs = list(zip(values, values[1:]))
+    pairs = list(zip(values, values[1:], strict=False))
     compare = {"non-decreasing": lambda a, b: a <= b, "non-increasing": lambda a, b: a >= b,
                "increasing": lambda a, b: a < b, "decreasing": lambda a, b: a > b}[rule]
     return [i + 1 for i, (a, b) in enumerate(pairs) if not compare(a, b)]
@@ -212,7 +212,7 @@ def check_tables(game: Game, index: Index, problems: Problems) -> None:
                 continue
             for c, value in enumerate(row):
                 check_value(value, table.columns[c], index, table.where("rows", r, c), problems,
-                            f"cell '{table.columns[c].id}'", at=lambda i, r=r, c=c: table.where("rows", r, c, i))
+                            f"cell '{table.columns[c].id}'", at=lambda i, r=r, c=c, table=table: table.where("rows", r, c, i))
             key = plain(row[0])
             if not isinstance(key, (str, int, float, bool, type(None))):
                 continue  # a list or mapping as a key: reported by check_value as the wrong type
@@ -245,7 +245,7 @@ def check_tables(game: Game, index: Index, problems: Problems) -> None:
                     first_bad = bad[0][0]
             elif rule.rule == "unique":
                 seen, repeats = set(), []
-                for r, k, v in known:
+                for r, _k, v in known:
                     (repeats.append((r, v)) if v in seen else seen.add(v))
                 if repeats:
                     message = f"table rule broken: '{rule.column}' repeats {', '.join(sorted({repr(v) for _, v in repeats}))}"
@@ -483,7 +483,7 @@ def same_value(a, b) -> bool:
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
     return a == b
 
 
@@ -519,7 +519,7 @@ def check_errata(game: Game, index: Index, problems: Problems, today: datetime.d
         chains.setdefault((erratum.target, erratum.field), []).append((erratum, value))
     for records in chains.values():
         records.sort(key=lambda pair: pair[0].date)  # stable: same date keeps file order
-        for (earlier, _), (later, _) in zip(records, records[1:]):
+        for (earlier, _), (later, _) in zip(records, records[1:], strict=False):
             if not same_value(earlier.new, later.old):
                 problems.add(later.where("old"),
                              f"erratum '{later.id}' says {later.field} was {later.old!r}, but the earlier "
@@ -553,7 +553,7 @@ def check_aids(game: Game, index: Index, problems: Problems) -> None:
                          "merge the two plans into one")
         seen[plan.aid] = plan
         for part in ("sequence", "setup", "body"):
-            for number, entry in enumerate(getattr(plan, part)):
+            for entry in getattr(plan, part):
                 kind_of = entry.show.partition(":")[0]
                 if kind_of not in AID_SHOWABLE or entry.show not in index.targets:
                     candidates = [k for k in index.targets if k.partition(":")[0] in AID_SHOWABLE]

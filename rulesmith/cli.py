@@ -27,8 +27,8 @@ def cmd_check(args) -> int:
 def cmd_build(args) -> int:
     from .build import build
 
-    build(args.project.content, _output(args, args.site, args.project.site), pdfs=not args.no_pdf,
-          quiet=args.quiet, work=_output(args, args.work, None), engine=args.engine, site_url=args.site_url)
+    build(args.project.content, _output(args.site, args.project.site), pdfs=not args.no_pdf,
+          quiet=args.quiet, work=_output(args.work, None), engine=args.engine, site_url=args.site_url)
     return 0
 
 
@@ -46,12 +46,12 @@ def cmd_schema(args) -> int:
     # A game whose files do not all load still gets a schema of what did load: the editor is
     # where the rest gets fixed.
     games = load_games(args.project.content, Problems()) if args.project.content.is_dir() else []
-    path = write_schema(_output(args, args.output, args.project.schema / "content.schema.json"), games)
+    path = write_schema(_output(args.output, args.project.schema / "content.schema.json"), games)
     print(f"wrote {path} and a schema per game: " + (", ".join(f"{g.id}.schema.json" for g in games) or "none"))
     return 0
 
 
-def _output(args, given: str | None, default: Path | None) -> Path | None:
+def _output(given: str | None, default: Path | None) -> Path | None:
     """An output path: as given (relative to the current folder, as a shell user expects), or the
     project's default (relative to the project, wherever the command runs)."""
     return Path(given) if given else default

@@ -203,7 +203,7 @@ def _table_cells(table, values: dict) -> tuple[dict, dict]:
             continue
         key = str(plain(row[0]))
         rows[key] = row
-        for column, value in zip(ids[1:], row[1:]):
+        for column, value in zip(ids[1:], row[1:], strict=False):
             _leaf(values, f"rows.{key}.{column}", value)
             titles[f"rows.{key}.{column}"] = f"row {key}, " + next(c.title for c in table.columns if c.id == column)
         if len(row) == 1:  # a one-column table: the key is all there is
@@ -417,7 +417,7 @@ def format_markdown(diffs: list[GameDiff], revision: str) -> str:
         return f"No content changes since `{revision}`.\n"
     out = [f"# Content changes since `{revision}`", ""]
     for diff in diffs:
-        out += [f"## {_md(diff.name)}" + ("" if diff.status == "changed" else f" (new game)" if diff.status == "added"
+        out += [f"## {_md(diff.name)}" + ("" if diff.status == "changed" else " (new game)" if diff.status == "added"
                                           else " (game removed)"), ""]
         sections = (("Added", "added"), ("Removed", "removed"), ("Renamed", "renamed"), ("Changed", "changed"))
         for title, status in sections:

@@ -59,7 +59,7 @@ def exchange(new: Path, old: Path) -> None:
 def make_readable(folder: Path) -> None:
     """Folders 0755 and files 0644 at least: a web server running as another user can serve them
     (temporary folders are created 0700)."""
-    for root, dirs, files in os.walk(folder):
+    for root, _dirs, files in os.walk(folder):
         os.chmod(root, os.stat(root).st_mode | 0o755)
         for name in files:
             path = os.path.join(root, name)

@@ -106,7 +106,7 @@ def load_games(content_dir: Path, problems: Problems) -> list[Game]:
 def load_game(folder: Path, problems: Problems, root: Path) -> Game | None:
     parsed: list[tuple[SourceFile, model.ContentFile]] = []
     unreadable, invalid_ids = [], set()
-    for path in content_files(folder, problems, root):
+    for path in content_files(folder, problems):
         source = read_file(path, problems, root)
         if source is None:
             unreadable.append(str(display_path(path)))
@@ -123,7 +123,7 @@ def load_game(folder: Path, problems: Problems, root: Path) -> Game | None:
                          "add `game:` with id, name, data_version and sources")
         return None
     game = Game(folder=folder, info=info_files[0][1].game, unreadable=unreadable, invalid_ids=invalid_ids)
-    for source, content in info_files[1:]:
+    for _source, content in info_files[1:]:
         problems.add(content.game.where(), "`game:` may appear only once, in game.yaml",
                      f"remove it here; it is defined in {info_files[0][0].path}")
     if info_files[0][1].game.id != folder.name:

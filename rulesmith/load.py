@@ -168,7 +168,7 @@ def read_file(path: Path, problems: Problems, root: Path | None = None) -> Sourc
         problems.add((name, line, col), f"byte 0x{raw[error.start]:02x} is not valid UTF-8",
                      "save the file as UTF-8")
         return None
-    if not text.strip() or all(not l.strip() or l.lstrip().startswith("#") for l in text.splitlines()):
+    if not text.strip() or all(not line.strip() or line.lstrip().startswith("#") for line in text.splitlines()):
         problems.add((name, 1, 1), "file is empty", "add content or delete the file")
         return None
     loader = _StrictLoader(text)
@@ -298,7 +298,7 @@ _StrictLoader.depth_guard = 0
 _StrictLoader.first_anchor = None
 
 
-def content_files(folder: Path, problems: Problems, root: Path) -> list[Path]:
+def content_files(folder: Path, problems: Problems) -> list[Path]:
     """Every *.yaml file under a game folder, in sorted (reading) order."""
     files = []
     for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):

@@ -106,7 +106,7 @@ def write_schema(path: Path, games=()) -> Path:
     return path
 
 
-def schema_line(content_file: Path, content_root: Path, schema_dir: Path, game_id: str) -> str:
+def schema_line(content_file: Path, schema_dir: Path, game_id: str) -> str:
     """The `# yaml-language-server: $schema=…` line a content file should carry."""
     import os
 

@@ -22,7 +22,7 @@ class Built:
     def __init__(self, checked, cache: Path):
         self.checked, self.cache = checked, cache
         self.charts = flowcharts(checked, cache / "flowcharts")
-        self.jobs = pdf.jobs_for(checked, self.charts, cache / "flowcharts")
+        self.jobs = pdf.jobs_for(checked, cache / "flowcharts")
         self.results = pdf.render_all(self.jobs, cache / "pdf")
         self.games = {c.game.id: c for c in checked}
 

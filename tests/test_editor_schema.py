@@ -139,7 +139,7 @@ def test_every_content_file_names_its_games_schema(game_id):
     wrong = []
     for file in sorted((content / game_id).rglob("*.yaml")):
         first = file.read_text(encoding="utf-8").splitlines()[0]
-        if first != schema_line(file, content, ROOT / "schema", game_id):
+        if first != schema_line(file, ROOT / "schema", game_id):
             wrong.append(f"{file.relative_to(ROOT)}: {first}")
     assert not wrong, wrong
 

@@ -125,7 +125,7 @@ def in_block(elements: list[Element], tag: str):
 def site_text_at(site: Path, game, index, place: affects.Place) -> str:
     """The text a reader sees at a place on the site: its item's block, its table cell, its
     entity field (in the list on the kind page and in its row of the summary table) or its step."""
-    page, anchor = layout.page_of(game, index, place.key)
+    page, anchor = layout.page_of(game, place.key)
     tree = page_tree(site / page.replace(".md", ".html"))
     item = index.targets[place.key].item
     if place.step is not None:

@@ -63,7 +63,7 @@ def test_every_game_gets_its_planned_summary_a_card_reference_and_only_with_proc
 
 
 def test_build_aids_returns_the_pdfs_and_the_downloads_list(built):
-    aids, downloads = pdf.build_aids(built.checked, built.charts, built.cache / "pdf")
+    aids, downloads = pdf.build_aids(built.checked, built.cache / "pdf")
     assert set(aids) == set(built.results)
     assert [d["path"] for d in downloads] == [job.path for job in built.jobs]
     for entry in downloads:
@@ -78,7 +78,7 @@ def test_build_aids_returns_the_pdfs_and_the_downloads_list(built):
 
 
 def test_downloads_page_and_each_overview_list_every_pdf(built):
-    _aids, downloads = pdf.build_aids(built.checked, built.charts, built.cache / "pdf")
+    _aids, downloads = pdf.build_aids(built.checked, built.cache / "pdf")
     pages = {page.path: page.text for page in render_site(built.checked, downloads).pages}
     for entry in downloads:
         assert entry["path"] in pages["downloads.md"] and entry["size"] in pages["downloads.md"]
@@ -312,7 +312,7 @@ def test_cache_key_changes_with_the_game_and_only_its_aids(built, tmp_path):
     shutil.copytree(FIXTURE, tmp_path / "content")
     yaml = tmp_path / "content" / "tiny" / "game.yaml"
     yaml.write_text(yaml.read_text().replace("You win.", "You win at once."))
-    changed = pdf.jobs_for(check_content(tmp_path / "content"), built.charts, built.cache / "flowcharts")
+    changed = pdf.jobs_for(check_content(tmp_path / "content"), built.cache / "flowcharts")
     before = {job.path: job.key() for job in built.jobs}
     after = {job.path: job.key() for job in changed}
     # the card's text is printed in the card reference only (the summary names the card)
@@ -422,7 +422,7 @@ def test_hostile_content_fails_the_build_naming_the_file(built, tmp_path):
         'body: "Play the [[card:ace]] to win. ![map](https://tracker.invalid/pixel.png)"'))
     checked = check_content(tmp_path / "content")  # https links pass the content check
     with pytest.raises(pdf.AidError) as failed:
-        pdf.build_aids(checked, {}, tmp_path / "cache")
+        pdf.build_aids(checked, tmp_path / "cache")
     message = str(failed.value)
     assert f"{yaml}:" in message or "tiny/game.yaml:" in message, message
     assert "https://tracker.invalid/pixel.png" in message

@@ -168,7 +168,7 @@ def heights(tops: dict[int, float], bottoms: dict[int, float], html: str,
             continue
         ends = [tops.get(k + 1) for k in numbers[:-1]] + [bottoms.get(count)]
         found += [max(0.0, end - tops[k]) if end is not None and k in tops else 0.0
-                  for k, end in zip(numbers, ends)]
+                  for k, end in zip(numbers, ends, strict=True)]
     return found
 
 
@@ -225,7 +225,7 @@ def _bands(sizes: list[float], keep: list[bool], limit: float | None,
         # nearest to the k-th target; a cut inside a list counts as a third of a band further away
         cuts.append(min(allowed, key=lambda i: abs(tops[i] - k * target) + (target / 3 if nested[i] and nested[i - 1] else 0)))
     bounds = [0, *cuts, len(sizes)]
-    return [list(range(a, b)) for a, b in zip(bounds, bounds[1:]) if b > a]
+    return [list(range(a, b)) for a, b in zip(bounds, bounds[1:], strict=False) if b > a]
 
 
 def _split(sizes: list[float], keep: list[bool], columns: int) -> list[list[int]]:

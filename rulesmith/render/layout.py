@@ -5,7 +5,6 @@ from __future__ import annotations
 import posixpath
 
 from ..game import Game
-from ..link import Index
 
 STATUS_LABELS = {
     "missing": "Not in the source",
@@ -31,7 +30,7 @@ def flowchart_file(game_id: str, procedure_id: str) -> str:
     return f"{game_id}/flowcharts/{procedure_id}.svg"
 
 
-def page_of(game: Game, index: Index, key: str) -> tuple[str, str]:
+def page_of(game: Game, key: str) -> tuple[str, str]:
     """(page path relative to the docs folder, anchor) of a target key such as alliance:interpol."""
     g = game.id
     kind, _, ident = key.partition(":")

@@ -165,8 +165,7 @@ def _digest_files(*folders: Path, skip: tuple[str, ...] = ()) -> str:
     return digest.hexdigest()
 
 
-def jobs_for(checked: list[Checked], charts: dict[str, bytes] | None = None,
-             chart_cache: Path | None = None, site_url: str | None = None) -> list[Job]:
+def jobs_for(checked: list[Checked], chart_cache: Path | None = None, site_url: str | None = None) -> list[Job]:
     """Every aid of every game, in both paper sizes, with its HTML. `chart_cache` holds the
     flowcharts laid out again for the page (default: the project's cache)."""
     templates = _digest_files(TEMPLATES / "pdf", TEMPLATES / "fonts")
@@ -300,7 +299,7 @@ def render_all(jobs: list[Job], cache: Path, workers: int = WORKERS,
         else:
             todo.append(job)
     problems, outcomes = [], []
-    tell = progress or (lambda done, total, path: None)
+    tell = progress or (lambda _done, _total, _path: None)
     if len(todo) <= 1 or workers <= 1:
         for job in todo:
             try:
@@ -334,10 +333,10 @@ def human_size(size: int) -> str:
     return f"{size / (1024 * 1024):.1f} MB"
 
 
-def build_aids(checked: list[Checked], charts: dict[str, bytes], cache: Path, site_url: str | None = None,
+def build_aids(checked: list[Checked], cache: Path, site_url: str | None = None,
                progress: Callable[[int, int, str], None] | None = None) -> tuple[dict[str, bytes], list[dict]]:
     """Every player aid: {site path: PDF bytes} and the downloads list for the site's pages."""
-    jobs = jobs_for(checked, charts, cache.parent / "flowcharts", site_url)
+    jobs = jobs_for(checked, cache.parent / "flowcharts", site_url)
     results = render_all(jobs, cache, progress=progress)
     aids = {job.path: results[job.path].pdf for job in jobs}
     downloads = [{"game": job.game, "title": job.title, "paper": job.paper, "path": job.path,

@@ -76,7 +76,7 @@ class PageContext:
     # inside, text is built as str and marked only on the way out.
 
     def href(self, key: str) -> Markup:
-        target_page, anchor = layout.page_of(self.game, self.index, key)
+        target_page, anchor = layout.page_of(self.game, key)
         return Markup(escape_url(layout.link(self.page, target_page, anchor)))
 
     def to(self, path: str, anchor: str = "") -> Markup:

@@ -109,10 +109,10 @@ def fill_page_numbers(document: weasyprint.Document, pages: dict[str, int]) -> b
 
     placeholders = _placeholders(document)
     texts = [pagerefs.page_number_text(pages.get(box.element.get("data-for"))) for box, _line in placeholders]
-    widths = [(box.width, _text_width(box, text)) for (box, _line), text in zip(placeholders, texts)]
+    widths = [(box.width, _text_width(box, text)) for (box, _line), text in zip(placeholders, texts, strict=True)]
     if any(box.text != pagerefs.PLACEHOLDER for box, _line in placeholders) or any(new > old + 0.1 for old, new in widths):
         return False
-    for (box, line), text, (old, new) in zip(placeholders, texts, widths):
+    for (box, line), text, (old, new) in zip(placeholders, texts, widths, strict=True):
         box.text = box.pango_layout.text = text
         shift = old - new
         if box.element.get("data-align") == "end":
@@ -166,7 +166,7 @@ def _text_width(box, text: str) -> float:
 def _pull_back(line: list, box, end: float, shift: float) -> None:
     """Move what follows the text box on its line left by `shift` and narrow the inline boxes
     that hold it: the line then reads as if the shorter text had been laid out."""
-    for parent, inner in zip(line, line[1:] + [box]):
+    for parent, inner in zip(line, line[1:] + [box], strict=True):
         for child in parent.children:
             if child is not inner and child.position_x >= end - 0.01:
                 child.translate(dx=-shift)

@@ -156,7 +156,7 @@ def grouped_gaps(gaps: list[dict]) -> list[dict]:
     goes."""
     groups: list[list[dict]] = []
     for gap in gaps:
-        same = lambda g: (g["key"], g["status"], g["note"]) == (gap["key"], gap["status"], gap["note"])  # noqa: E731
+        same = lambda g, gap=gap: (g["key"], g["status"], g["note"]) == (gap["key"], gap["status"], gap["note"])  # noqa: E731
         group = next((g for g in groups if same(g[0])), None)
         if group is None:
             groups.append([gap])

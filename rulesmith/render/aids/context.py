@@ -85,7 +85,7 @@ class AidContext(PageContext):
     def full_text_at(self, key: str) -> str:
         """Where the site prints an item in full: its address when the site's is known, else
         the path a reader follows in the site's navigation (page title › section title)."""
-        page, anchor = layout.page_of(self.game, self.index, key)
+        page, anchor = layout.page_of(self.game, key)
         if self.site_url:
             return self.site_url + page.removesuffix(".md") + ".html" + (f"#{anchor}" if anchor else "")
         kind, _, ident = key.partition(":")
