@@ -432,6 +432,7 @@ def player_aids(content: Path, cache: Path) -> dict[str, bytes]:
     from rulesmith.render.pdf import build_aids
 
     checked = check_content(content)
+    flowcharts(checked, cache)
     aids, _downloads = build_aids(checked, cache / "pdf")
     return aids
 
