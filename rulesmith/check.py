@@ -10,10 +10,10 @@ import re
 from html.parser import HTMLParser
 from dataclasses import dataclass
 
-from . import aidkinds, model, values
+from . import aidkinds, model, outcomes, ranges, values
 from .condensed import unfaithful_numbers
 from .items import all_items
-from .expressions import ExpressionError, evaluate, plain
+from .expressions import plain
 from .game import Game
 from .link import REFERENCE, Index, texts
 from .problems import Problems, nearest
@@ -171,6 +171,7 @@ def check_value(value, spec, index: Index, where, problems: Problems, label: str
         "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
         "boolean": lambda v: isinstance(v, bool), "enum": lambda v: isinstance(v, str),
         "ref": lambda v: isinstance(v, str),
+        "range": lambda v: isinstance(v, (str, int)) and not isinstance(v, bool),
     }
     if kind in ("ref-list", "text-list", "string-list", "integer-list"):
         if not isinstance(value, list):
@@ -186,6 +187,9 @@ def check_value(value, spec, index: Index, where, problems: Problems, label: str
         problems.add(where, f"{label} must be {'an' if kind[0] in 'aeiou' else 'a'} {kind}, got {value!r}",
                      "quote text; write numbers and true/false without quotes")
         return
+    if kind == "range" and not ranges.is_range(value):
+        problems.add(where, f"{label}: {_range_error(value)}",
+                     'write a number ("2"), "3-5", "4+" or "≤ 2", as the rulebook prints it')
     if kind == "enum" and value not in spec.values:
         problems.add(where, f"{label}: '{value}' is not one of {', '.join(spec.values)}",
                      nearest(value, spec.values) or "add it to the declared values")
@@ -201,6 +205,30 @@ def check_value(value, spec, index: Index, where, problems: Problems, label: str
             problems.add(where, f"{label}: unknown {spec.to} '{value}'",
                          f"'{value}' is {', '.join(other)}, not a {spec.to}" if other
                          else nearest(value, same) or f"no {spec.to} with that id")
+
+
+def _range_error(value) -> str:
+    try:
+        ranges.parse(value)
+    except ranges.RangeError as error:
+        return error.args[0]
+    return ""
+
+
+def check_range_keys(table: model.Table, problems: Problems) -> None:
+    """A column of range keys: no two ranges share a number and, with a `contiguous` rule, no
+    number between the first and the last range is left out."""
+    contiguous = {rule.column for rule in table.rules if rule.rule == "contiguous"}
+    for c, column in enumerate(table.columns):
+        if column.type != "range":
+            if column.id in contiguous:
+                problems.add(table.where("rules"), f"rule 'contiguous': column '{column.id}' is not of type range",
+                             "declare the column `type: range` (row keys such as \"4+\" or \"3-5\")")
+            continue
+        rows = [(r, plain(row[c])) for r, row in enumerate(table.rows) if c < len(row) and plain(row[c]) is not None]
+        valid = [(r, key) for r, key in rows if ranges.is_range(key)]  # the others: check_value
+        for position, message, hint in ranges.problems([key for _, key in valid], column.id in contiguous):
+            problems.add(table.where("rows", valid[position][0], c), f"table '{table.id}': {message}", hint)
 
 
 def check_entities(game: Game, index: Index, problems: Problems) -> None:
@@ -259,8 +287,11 @@ def check_tables(game: Game, index: Index, problems: Problems) -> None:
                 problems.add(table.where("rows", r, 0), f"duplicate row key {key!r} (first in row {keys[key] + 1})",
                              "the first column identifies the row; make it unique")
             keys.setdefault(key, r)
+        check_range_keys(table, problems)
         for n, rule in enumerate(table.rules):
             where = table.where("rules", n)
+            if rule.rule == "contiguous" and rule.column in columns:
+                continue  # check_range_keys
             if rule.column not in columns:
                 problems.add(table.where("rules", n, "column"), f"rule '{rule.rule}': no column '{rule.column}'",
                              nearest(rule.column, columns) or "columns: " + ", ".join(columns))
@@ -429,7 +460,8 @@ def _reach(start, edges) -> set:
 
 
 def check_examples(game: Game, index: Index, problems: Problems) -> None:
-    tables = {t.id: t for t in game.tables}
+    """Every arithmetic example recomputes to its printed result, or an erratum explains why
+    not (outcomes.py): the data as the rulebook printed it gives the printed result again."""
     for example in game.examples:
         if example.expression is None:
             continue
@@ -437,21 +469,22 @@ def check_examples(game: Game, index: Index, problems: Problems) -> None:
             problems.add(example.where("expression"), f"example '{example.id}' has an expression but no printed result",
                          "add result: <the number the rulebook prints>")
             continue
-        try:
-            inputs = values.resolve_inputs(index, example.inputs)
-        except values.ValueError_ as error:
-            problems.add(example.where("inputs"), *error.args)
+        found = outcomes.outcome(game, index, example)
+        if found.problem is not None:
+            problems.add(example.where(found.problem_at), *found.problem)
             continue
-        try:
-            value = evaluate(example.expression, inputs, tables)
-        except ExpressionError as error:
-            problems.add(example.where("expression"), f"example '{example.id}' cannot be computed: {error}",
-                         "use the inputs, numbers and the functions listed in content/README.md")
+        if found.agrees or found.changed_by_errata:
             continue
-        if value != example.result:
+        if found.errata:
+            ids = ", ".join(e.id for e in found.errata)
             problems.add(example.where("result"),
-                         f"example '{example.id}' no longer recomputes: the tables give {value!r}, the rulebook prints {example.result!r}",
-                         "an erratum or edit changed a value this example uses; check the tables or the example")
+                         f"example '{example.id}' no longer recomputes: the data gives {found.current!r}, the rulebook "
+                         f"prints {example.result!r}, and undoing erratum {ids} gives {found.as_printed!r}, not the "
+                         "printed result", "the erratum does not explain the difference: check the tables and the example's inputs")
+        else:
+            problems.add(example.where("result"),
+                         f"example '{example.id}' no longer recomputes: the tables give {found.current!r}, the rulebook prints {example.result!r}",
+                         "no erratum explains the difference: check the transcription of the tables and of the example")
 
 
 ERRATUM_FIELDS = "fields.<field>, rows.<key>.<column>, nodes.<node>.text, name, title, text, body, " \

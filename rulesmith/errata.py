@@ -12,12 +12,12 @@ from __future__ import annotations
 import datetime
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field as dc_field
 from pathlib import Path
 
 import yaml
 
-from . import model
+from . import model, outcomes
 from .files import write_atomic
 from .check import ERRATUM_FIELDS, Slot, check_game, erratum_slot, same_value
 from .game import Game, load_game
@@ -59,6 +59,7 @@ class Applied:
     errata_file: Path
     errata_line: int
     created: bool  # errata.yaml did not exist before
+    examples: list = dc_field(default_factory=list)  # (example id, printed, was, now) of every example it changed
 
 
 # ---------------------------------------------------------------- the command line
@@ -107,6 +108,9 @@ def cmd_add(args) -> int:
           f"{_show(applied.old)} → {_show(applied.new)}")
     print(f"{applied.errata_file}:{applied.errata_line}: {'created the file and ' if applied.created else ''}"
           f"recorded erratum {applied.erratum_id} ({applied.date})")
+    for example_id, printed, was, now in applied.examples:
+        print(f"example:{example_id}: the rulebook prints {_show(printed)}; with erratum {applied.erratum_id} "
+              f"it is now {_show(now)}" + (f" (was {_show(was)})" if was is not None and was != printed else ""))
     print(f"check: {args.game} ok")
     return 0
 
@@ -190,7 +194,7 @@ def add_erratum(content_dir: Path, game_id: str, target: str, field: str, new_va
     try:
         _write(data_path, data_after)
         _write(errata_path, errata_after)
-        _game, _index, after = check_one_game(content_dir, folder, today)
+        game_after, index_after, after = check_one_game(content_dir, folder, today)
         if after:
             was = {(p.file, p.message) for p in before.items}
             new_count = sum((p.file, p.message) not in was for p in after.items)
@@ -208,8 +212,12 @@ def add_erratum(content_dir: Path, game_id: str, target: str, field: str, new_va
         else:
             _write(errata_path, errata_before)
         raise
+    was = outcomes.outcomes(game, index)
+    changed = [(o.example.id, o.printed, was[o.example.id].current if o.example.id in was else None, o.current)
+               for o in outcomes.outcomes(game_after, index_after).values()
+               if o.example.id not in was or was[o.example.id].current != o.current]
     return Applied(erratum_id, date, key, field, old, new, data_path, line, column,
-                   display_path(errata_path), record_line, created)
+                   display_path(errata_path), record_line, created, changed)
 
 
 def _write(path: Path, data: bytes) -> None:

@@ -170,7 +170,7 @@ def texts(game: Game, fmt: model.TextFormat = model.MARKDOWN):
 
 
 FORMAT_OF_TYPE = {"text": model.MARKDOWN, "text-list": model.MARKDOWN, "string": model.PLAIN,
-                  "string-list": model.PLAIN, "enum": model.PLAIN}
+                  "string-list": model.PLAIN, "enum": model.PLAIN, "range": model.PLAIN}
 
 
 def _value_texts(owner, item, path, value, kind, fmt: model.TextFormat):

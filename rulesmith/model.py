@@ -80,7 +80,7 @@ Markdown = Annotated[str, MARKDOWN]
 Text = Markdown
 Status = Literal["verified", "unverified", "missing", "reconstructed", "contradictory"]
 FieldType = Literal["text", "string", "integer", "number", "boolean", "enum", "ref", "ref-list",
-                    "text-list", "string-list", "integer-list"]
+                    "text-list", "string-list", "integer-list", "range"]  # range: a row key such as "4+" (ranges.py)
 
 
 class Strict(BaseModel):
@@ -197,7 +197,7 @@ class Column(Strict):
 class TableRule(Strict):
     model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
     rule: Literal["non-decreasing", "non-increasing", "increasing", "decreasing", "unique", "range",
-                  "sum", "matches", "entity-count"]
+                  "sum", "matches", "entity-count", "contiguous"]  # contiguous: range keys leave no gap
     column: FieldId
     min: float | None = None
     max: float | None = None

@@ -31,7 +31,8 @@ def _value(spec) -> dict:
     item = {"text": {"type": "string"}, "string": {"type": "string"}, "boolean": {"type": "boolean"},
             "integer": {"type": "integer"}, "number": {"type": "number"},
             "enum": {"enum": list(spec.values or [])},
-            "ref": {"type": "string", "pattern": ID_PATTERN}}.get(spec.type.removesuffix("-list"))
+            "ref": {"type": "string", "pattern": ID_PATTERN},
+            "range": {"type": ["string", "number"]}}.get(spec.type.removesuffix("-list"))
     if spec.type in ("integer", "number", "integer-list"):
         if spec.min is not None:
             item["minimum"] = spec.min

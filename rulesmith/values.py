@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .expressions import plain
+from .expressions import find_row, plain
 from .problems import nearest
 
 PREFIX = "value:"
@@ -44,10 +44,14 @@ def lookup(index, ref: str):
             raise ValueError_(f"table '{item.id}' has no column '{column}' in [[value:{ref}]]",
                               nearest(column, columns) or "columns: " + ", ".join(columns))
         keys = [str(plain(row[0])) for row in item.rows]
-        if key not in keys:
+        if key in keys:
+            return plain(item.rows[keys.index(key)][columns.index(column)])
+        number = _number(key)
+        row = find_row(item, number) if number is not None else None  # "5" in a table keyed "4+"
+        if row is None:
             raise ValueError_(f"table '{item.id}' has no row '{key}' in [[value:{ref}]]",
                               nearest(key, keys) or "rows: " + ", ".join(keys))
-        return plain(item.rows[keys.index(key)][columns.index(column)])
+        return plain(row[columns.index(column)])
     fields = getattr(item, "fields", None)
     if not isinstance(fields, dict):
         raise ValueError_(f"[[value:{ref}]] names neither an entity field nor a table cell",
@@ -60,6 +64,13 @@ def lookup(index, ref: str):
         raise ValueError_(f"{target}.{rest} has no value (it is not in the source) in [[value:{ref}]]",
                           "show it as a marked gap instead of a value")
     return value
+
+
+def _number(text: str):
+    try:
+        return int(text)
+    except ValueError:
+        return None
 
 
 def shown(value) -> str:
