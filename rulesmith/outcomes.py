@@ -54,8 +54,12 @@ def erratum_key(erratum: model.Erratum) -> str | None:
 def first_values(game) -> dict[str, tuple[object, list[model.Erratum]]]:
     """For every value errata changed: the value the rulebook printed (the first record's old)
     and the errata of it, oldest first."""
+    return _first_values(tuple(game.errata))
+
+
+def _first_values(errata) -> dict[str, tuple[object, list[model.Erratum]]]:
     found: dict[str, tuple[object, list[model.Erratum]]] = {}
-    for erratum in sorted(game.errata, key=lambda e: (e.date, e.id)):
+    for erratum in sorted(errata, key=lambda e: (e.date, e.id)):
         key = erratum_key(erratum)
         if key is None:
             continue
@@ -64,9 +68,10 @@ def first_values(game) -> dict[str, tuple[object, list[model.Erratum]]]:
     return found
 
 
-def erratum_of_value(game, ref: str) -> tuple[object, list[model.Erratum]] | None:
-    """(the value as printed, its errata oldest first) for a value reference errata changed."""
-    return first_values(game).get(_canonical(ref))
+def printed_value(index, ref: str) -> tuple[object, list[model.Erratum]] | None:
+    """(the value as the rulebook printed it, its errata oldest first) for a value reference
+    ('country:nigeria.ct') whose value errata changed, else None."""
+    return _first_values(tuple(index.errata)).get(_canonical(ref)) if index.errata else None
 
 
 def _canonical(ref: str) -> str:

@@ -11,7 +11,7 @@ import html
 import re
 from typing import Callable
 
-from .. import values
+from .. import outcomes, values
 from ..glyphs import glyph_svg
 from ..link import REFERENCE, Index
 
@@ -46,7 +46,7 @@ def render_text(text: str, index: Index, href: Callable[[str], str | None],
         if kind == "icon":
             return icon(ident)
         if kind == "value":
-            return escape_inline(values.shown(values.lookup(index, ident)))
+            return escape_inline(values.shown(values.lookup(index, ident))) + _printed(index, ident, href)
         shown = escape_inline(label if label else index.name(target))
         url = href(target)
         link = f"[{shown}]({url})" if url else shown
@@ -63,6 +63,22 @@ def render_text(text: str, index: Index, href: Callable[[str], str | None],
     return "".join(parts)
 
 
+def _printed(index: Index, ref: str, href: Callable[[str], str | None] | None) -> str:
+    """After a value errata changed: what the rulebook prints and which erratum changed it, so
+    readers see both numbers ("2 (the rulebook prints 3; erratum e1)"). Plain text without href."""
+    found = outcomes.printed_value(index, ref)
+    if found is None:
+        return ""
+    printed, chain = found
+    names = []
+    for erratum in chain:
+        label = escape_inline(f"erratum {erratum.id}") if href else f"erratum {erratum.id}"
+        url = href(f"erratum:{erratum.id}") if href else None
+        names.append(f"[{label}]({url})" if url else label)
+    shown = values.shown(printed) if printed is not None else "—"
+    return f" (the rulebook prints {escape_inline(shown) if href else shown}; {', '.join(names)})"
+
+
 def plain_text(text: str, index: Index) -> str:
     """Text without markup: references become their labels, icons their labels (flowcharts)."""
     def replace(match: re.Match) -> str:
@@ -71,7 +87,7 @@ def plain_text(text: str, index: Index) -> str:
         if kind == "icon":
             return f"[{index.icons[ident]['label']}]"
         if kind == "value":
-            return values.shown(values.lookup(index, ident))
+            return values.shown(values.lookup(index, ident)) + _printed(index, ident, None)
         return label or index.name(target)
 
     text = REFERENCE.sub(replace, text)

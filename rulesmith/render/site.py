@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import jinja2
 
-from .. import model, values
+from .. import model, outcomes, values
 from ..expressions import plain
 from ..game import Game
 from ..items import tag_of
@@ -52,6 +52,7 @@ def environment() -> jinja2.Environment:
     env.globals["STATUS_LABELS"] = layout.STATUS_LABELS
     env.globals["reads_data"] = values.reads_data
     env.globals["value_inputs"] = values.value_inputs
+    env.globals["shown"] = lambda value: escape_inline(values.shown(value))
     env.globals["walker_steps"] = walker_steps
     return env
 
@@ -154,6 +155,16 @@ class PageContext:
     def errata_for(self, key: str) -> list:
         """Errata that changed this item, newest first (the 'changed by erratum' marker)."""
         return sorted((e for e in self.game.errata if e.target == key), key=lambda e: (e.date, e.id), reverse=True)
+
+    def outcome(self, example: model.Example):
+        """How an arithmetic example works out now and as printed (outcomes.Outcome), or None."""
+        return outcomes.outcome(self.game, self.index, example)
+
+    def erratum_label(self, erratum: model.Erratum) -> str:
+        """What an erratum changed and to what, as readers know it (escaped Markdown):
+        "Nigeria, Conflict threshold (D3): 2"."""
+        return escape_inline(f"{outcomes.value_label(self.game, self.index, erratum)}: "
+                             f"{outcomes.shown_value(erratum.new)}")
 
     def fields(self, entity: model.Entity) -> list[tuple[model.FieldDef, str]]:
         kind = self.game.kind(entity.kind)
