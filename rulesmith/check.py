@@ -34,6 +34,7 @@ def check_game(game: Game, index: Index, problems: Problems, today: datetime.dat
     check_procedures(game, problems)
     check_examples(game, index, problems)
     check_errata(game, index, problems, today or datetime.date.today())
+    check_rulings(game, index, problems, today or datetime.date.today())
     check_source_map(game, index, problems)
     check_aids(game, index, problems)
 
@@ -572,7 +573,7 @@ def check_errata(game: Game, index: Index, problems: Problems, today: datetime.d
         if erratum.date > today:
             problems.add(erratum.where("date"), f"erratum date {erratum.date} is in the future",
                          f"use the date the erratum was published, on or before {today}")
-        if erratum.source.url is not None and not erratum.source.url.startswith("https://"):
+        if erratum.source.url is not None and not https_url(erratum.source.url):
             problems.add(erratum.where("source", "url"), f"erratum source url '{erratum.source.url}' is not https",
                          "link to an https:// page, or leave url out")
         if same_value(erratum.old, erratum.new):
@@ -603,6 +604,70 @@ def check_errata(game: Game, index: Index, problems: Problems, today: datetime.d
             problems.add(latest.where("new"),
                          f"erratum '{latest.id}' says {latest.field} is now {latest.new!r}, but the data has {value!r}",
                          "apply the erratum to the data, or correct the record")
+
+
+def https_url(url: str) -> bool:
+    """An https:// address with a host (what a source link must be)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        return parts.scheme == "https" and bool(parts.hostname) and not any(c.isspace() for c in url) \
+            and url.startswith("https://")
+    except ValueError:
+        return False
+
+
+def check_rulings(game: Game, index: Index, problems: Problems, today: datetime.date) -> None:
+    """Every ruling is about items that exist, dated on a real day not in the future, linked to
+    its source by https; a superseded ruling names an existing, not older successor, and no chain
+    of successors comes back to itself; an overruled one names an existing erratum."""
+    rulings = {r.id: r for r in game.rulings}
+    errata = {e.id for e in game.errata}
+    for ruling in game.rulings:
+        if ruling.date > today:
+            problems.add(ruling.where("date"), f"ruling date {ruling.date} is in the future",
+                         f"use the date the ruling was published, on or before {today}")
+        if not https_url(ruling.source.url):
+            problems.add(ruling.where("source", "url"), f"ruling source url '{ruling.source.url}' is not an https:// address",
+                         "link to the page that publishes the answer, https://host/…")
+        for n, key in enumerate(ruling.about):
+            if key not in index.targets or key.startswith(("ruling:", "erratum:")):
+                if key.partition(":")[2] in index.invalid_ids:
+                    continue
+                candidates = [k for k in index.targets if not k.startswith("ruling:")]
+                problems.add(ruling.where("about", n), f"ruling '{ruling.id}' is about unknown {key}",
+                             nearest(key, candidates) or "name an item as kind:id (card:interpol, rule:setup …)")
+        if ruling.superseded_by and ruling.overruled_by:
+            problems.add(ruling.where("overruled_by"), f"ruling '{ruling.id}' is both superseded and overruled",
+                         "keep one: superseded_by (a later ruling) or overruled_by (an erratum)")
+        if ruling.superseded_by is not None:
+            successor = rulings.get(ruling.superseded_by)
+            if successor is None:
+                problems.add(ruling.where("superseded_by"), f"ruling '{ruling.id}' is superseded by unknown ruling "
+                             f"'{ruling.superseded_by}'", nearest(ruling.superseded_by, rulings) or "name a ruling of this game")
+            elif successor.id == ruling.id:
+                problems.add(ruling.where("superseded_by"), f"ruling '{ruling.id}' supersedes itself",
+                             "name the later ruling that replaces it")
+            elif successor.date < ruling.date:
+                problems.add(ruling.where("superseded_by"), f"ruling '{ruling.id}' ({ruling.date}) is superseded by "
+                             f"'{successor.id}', which is older ({successor.date})",
+                             "a ruling is superseded by a later one: check the dates or the order")
+        if ruling.overruled_by is not None and ruling.overruled_by not in errata:
+            problems.add(ruling.where("overruled_by"), f"ruling '{ruling.id}' is overruled by unknown erratum "
+                         f"'{ruling.overruled_by}'", nearest(ruling.overruled_by, errata) or "name an erratum of this game")
+    reported: set[str] = set()
+    for ruling in game.rulings:  # chains of successors end
+        seen, current = [ruling.id], rulings.get(ruling.superseded_by or "")
+        while current is not None and current.id not in seen:
+            seen.append(current.id)
+            current = rulings.get(current.superseded_by or "")
+        if current is not None and current.id != ruling.id or current is None or set(seen) & reported:
+            continue
+        if len(seen) > 1:
+            reported |= set(seen)
+            problems.add(ruling.where("superseded_by"), "rulings supersede each other in a circle: "
+                         + " → ".join(seen + [ruling.id]), "the latest ruling of a chain is superseded by none")
 
 
 AID_SHOWABLE = ("rule", "table", "procedure", "kind")

@@ -291,10 +291,14 @@ def test_add_rolls_back_when_the_value_breaks_a_declared_rule(capsys, content):
 
 
 def test_add_refuses_a_malformed_date_and_a_plain_http_url(capsys, content):
-    with pytest.raises(SystemExit):
-        cli.main(["--content", str(content), "errata", "add", "alpha", "interpol", "cost", "4",
-                  "--source", "reader-report", "--description", "x", "--note", "x", "--date", "1/3/2026"])
-    assert "is not a date written YYYY-MM-DD" in capsys.readouterr().err
+    before = snapshot(content)
+    for date, message in (("1/3/2026", "error: --date '1/3/2026' is not a date written YYYY-MM-DD"),
+                          ("2026-02-30", "error: --date '2026-02-30' is not a real day")):
+        code = cli.main(["--content", str(content), "errata", "add", "alpha", "interpol", "cost", "4",
+                         "--source", "reader-report", "--description", "x", "--note", "x", "--date", date])
+        err = capsys.readouterr().err
+        assert code == 1 and message in err and "\nhint: " in err  # exit 1 with a hint, not argparse's 2
+    assert snapshot(content) == before
     with pytest.raises(ErrataError, match="is not an https:// link"):
         add_erratum(content, "alpha", "interpol", "cost", "4", source_kind="reader-report",
                     description="x", note="x", url="http://example.org")

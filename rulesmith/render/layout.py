@@ -52,6 +52,8 @@ def page_of(game: Game, index: Index, key: str) -> tuple[str, str]:
         return (f"{g}/index.md", f"module-{ident}")
     if kind == "erratum":
         return (f"{g}/changelog.md", f"erratum-{ident}")
+    if kind == "ruling":
+        return (f"{g}/changelog.md", f"ruling-{ident}")
     if kind == "kind":
         return (kind_page(g, ident), "")
     if kind == "game":
