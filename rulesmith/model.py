@@ -322,6 +322,11 @@ class Ruling(Located):
     def status(self) -> str:
         return "superseded" if self.superseded_by else "overruled" if self.overruled_by else "current"
 
+    @property
+    def label(self) -> str:
+        """What readers call it: "Ruling r2"."""
+        return f"Ruling {self.id}"
+
 
 class SourceLines(Located):
     """One range of a source text and the content items that carry it (the reverse pass as data)."""

@@ -14,6 +14,17 @@ STATUS_LABELS = {
     "contradictory": "Contradictory in the source",
 }
 
+# Who an erratum or a ruling comes from, as readers call it.
+SOURCE_LABELS = {
+    "publisher-faq": "Publisher FAQ",
+    "reader-report": "Reader report",
+    "transcription-fix": "Transcription fix",
+    "designer-answer": "Designer's answer",
+    "tournament-ruling": "Tournament ruling",
+    "forum-answer": "Answer on the forum",
+    "rules-team": "Rules team",
+}
+
 
 def kind_page(game_id: str, kind_id: str) -> str:
     return f"{game_id}/kinds/{kind_id}.md"
