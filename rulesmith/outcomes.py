@@ -151,22 +151,27 @@ def outcomes(game, index) -> dict[str, Outcome]:
 def value_label(game, index, erratum: model.Erratum) -> str:
     """What an erratum changed, as readers know it: "Nigeria, Conflict threshold (D3)"."""
     target = index.targets.get(erratum.target)
-    if target is None:
-        return erratum.target
-    item, name = target.item, target.name
+    return f"{target.name}, {field_label(game, index, erratum)}" if target else erratum.target
+
+
+def field_label(game, index, erratum: model.Erratum) -> str:
+    """The value of its item an erratum changed: "Conflict threshold (D3)", "Extra dice for
+    Conflict threshold 3", "a step", "text"."""
+    target = index.targets.get(erratum.target)
+    item = target.item if target else None
     head, _, rest = erratum.field.partition(".")
     if head == "fields" and isinstance(item, model.Entity):
         kind = game.kind(item.kind)
         spec = next((f for f in kind.fields if f.id == rest), None) if kind else None
-        return f"{name}, {spec.name if spec else rest}"
+        return spec.name if spec else rest
     if head == "rows" and isinstance(item, model.Table):
         key, _, column = rest.rpartition(".")
         title = next((c.title for c in item.columns if c.id == column), column)
         first = item.columns[0].title if item.columns else ""
-        return f"{name}, {title} for {first} {key}".rstrip()
+        return f"{title} for {first} {key}".rstrip()
     if head == "nodes":
-        return f"{name}, a step"
-    return f"{name}, {head}"
+        return "a step"
+    return head
 
 
 def shown_value(value) -> str:
