@@ -212,8 +212,8 @@ def test_rulings_on_the_item_page_its_history_the_changelogs_and_search(capsys, 
     assert "[Publisher FAQ v2, question 4](https://example.org/faq#4)" in interpol
     assert '??? note "Ruling r1 (2026-03-01), superseded"' in interpol  # folded
     assert "This ruling is superseded by [ruling r2](../changelog.md#ruling-r2)." in interpol
-    history = interpol.split('??? abstract "History (3)"')[1].split("\n\n")[0].splitlines()
-    assert [line.split(" · ")[0].strip() for line in history if line.strip()] == [
+    history = [line for line in interpol.split('??? abstract "History (3)"')[1].split("\n\n")[0].splitlines() if line]
+    assert [line.split(" · ")[0].strip() for line in history] == [
         "- **2026-02-01**", "- **2026-03-01**", "- **2026-04-01**"]  # oldest first, errata and rulings
     assert "[Erratum e1](../changelog.md#erratum-e1): Cost: <del>3</del> → **4**" in history[0]
     # the changelogs: newest first, rulings with errata
