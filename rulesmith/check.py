@@ -219,11 +219,12 @@ def _range_error(value) -> str:
 def check_range_keys(table: model.Table, problems: Problems) -> None:
     """A column of range keys: no two ranges share a number and, with a `contiguous` rule, no
     number between the first and the last range is left out."""
-    contiguous = {rule.column for rule in table.rules if rule.rule == "contiguous"}
+    contiguous = {rule.column: n for n, rule in enumerate(table.rules) if rule.rule == "contiguous"}
     for c, column in enumerate(table.columns):
         if column.type != "range":
             if column.id in contiguous:
-                problems.add(table.where("rules"), f"rule 'contiguous': column '{column.id}' is not of type range",
+                problems.add(table.where("rules", contiguous[column.id], "column"),
+                             f"rule 'contiguous': column '{column.id}' is not of type range",
                              "declare the column `type: range` (row keys such as \"4+\" or \"3-5\")")
             continue
         rows = [(r, plain(row[c])) for r, row in enumerate(table.rows) if c < len(row) and plain(row[c]) is not None]
