@@ -9,8 +9,10 @@ whole or not at all.
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import difflib
+import sys
 import re
 from dataclasses import dataclass, field as dc_field
 from pathlib import Path
@@ -69,8 +71,18 @@ class Applied:
 
 # ---------------------------------------------------------------- the command line
 
+class RefusingParser(argparse.ArgumentParser):
+    """A command that writes content refuses a bad argument as every refusal: `error: …` with a
+    hint, exit 1 (argparse's own is exit 2 and no hint)."""
+
+    def error(self, message: str):
+        self.print_usage(sys.stderr)
+        print(f"error: {message}\nhint: `{self.prog} --help` says what each argument takes", file=sys.stderr)
+        raise SystemExit(1)
+
+
 def configure(parser) -> None:
-    sub = parser.add_subparsers(dest="errata_command", required=True, metavar="add")
+    sub = parser.add_subparsers(dest="errata_command", required=True, metavar="add", parser_class=RefusingParser)
     add = sub.add_parser(
         "add", help="change one value in the YAML and record the erratum",
         description="Change one canonical value in place (comments and formatting kept) and append "

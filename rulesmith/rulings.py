@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .check import https_url
-from .errata import ID, ErrataError, _resolve_target, _write, check_one_game, parse_date
+from .errata import ID, ErrataError, RefusingParser, _resolve_target, _write, check_one_game, parse_date
 from .load import display_path
 from .model import RulingSource
 from .problems import nearest
@@ -42,7 +42,7 @@ class Recorded:
 
 
 def configure(parser) -> None:
-    sub = parser.add_subparsers(dest="ruling_command", required=True, metavar="add")
+    sub = parser.add_subparsers(dest="ruling_command", required=True, metavar="add", parser_class=RefusingParser)
     add = sub.add_parser(
         "add", help="record a ruling or FAQ answer about one or more items",
         description="Append a ruling to content/<game>/rulings.yaml (comments and formatting kept); "

@@ -306,3 +306,22 @@ def test_page_one_carries_the_changelog_address_and_its_qr_code(content, tmp_pat
     http = document.render_html(checked, kind("rules-summary"), geometry().papers[0], tmp_path / "charts",
                                 {"name": "", "url": "http://example.org/"})
     assert 'class="qr"' not in http  # only an https address with a host gets a code
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("args, message", [
+    (["errata", "add", "alpha", "interpol", "cost", "4", "--source", "faq", "--description", "x", "--note", "x"],
+     "error: argument --source: invalid choice: 'faq'"),
+    (["errata", "add", "alpha", "interpol", "cost"], "error: the following arguments are required"),
+    (["ruling", "add", "alpha", "interpol", "--question", "Q?"], "error: the following arguments are required: --answer"),
+    (["ruling", "add", "alpha", "interpol", "--question", "Q?", "--answer", "A.", "--source", "oracle",
+      "--description", "x", "--url", "https://example.org/"], "error: argument --source: invalid choice: 'oracle'"),
+])
+def test_a_bad_argument_is_refused_with_a_hint_and_exit_1(capsys, content, args, message):
+    before = snapshot(content)
+    with pytest.raises(SystemExit) as done:
+        cli.main(["--content", str(content), *args])
+    err = capsys.readouterr().err
+    assert done.value.code == 1
+    assert message in err and f"\nhint: `rulesmith {args[0]} add --help` says what each argument takes" in err
+    assert snapshot(content) == before
