@@ -20,7 +20,7 @@ from pathlib import Path
 
 from . import model, outcomes
 from .files import write_atomic
-from .check import ERRATUM_FIELDS, Slot, check_game, erratum_slot, https_url, same_value
+from .check import ERRATUM_FIELDS, Slot, check_game, erratum_slot, same_value
 from .game import Game, load_game
 from .link import Index, build_index, resolve
 from .load import SourceFile, display_path
@@ -164,8 +164,9 @@ def add_erratum(content_dir: Path, game_id: str, target: str, field: str, new_va
     date = date or today
     if source_kind not in SOURCE_KINDS:
         raise ErrataError(f"unknown source '{source_kind}' (one of {', '.join(SOURCE_KINDS)})")
-    if url is not None and not https_url(url):
-        raise ErrataError(f"--url '{url}' is not an https:// link", hint="give the source's address, https://host/…")
+    url_problem = model.https_url_problem(url) if url is not None else None
+    if url_problem:
+        raise ErrataError(f"--url is refused: {url_problem} (give the https:// address of the page as a browser shows it)")
     if not note.strip() or not description.strip():
         raise ErrataError("--note and --description must say something",
                           hint="--description names the source, --note says what changed and why")

@@ -14,7 +14,7 @@ import typing
 from dataclasses import dataclass
 from pathlib import Path
 
-from .check import https_url
+from . import model
 from .errata import ID, ErrataError, RefusingParser, _resolve_target, _write, check_one_game, parse_date
 from .load import display_path
 from .model import RulingSource
@@ -86,8 +86,10 @@ def add_ruling(content_dir: Path, game_id: str, items: list[str], *, question: s
     date = date or today
     if source_kind not in SOURCE_KINDS:
         raise RulingError(f"unknown source '{source_kind}'", hint=f"one of {', '.join(SOURCE_KINDS)}")
-    if not https_url(url):
-        raise RulingError(f"--url '{url}' is not an https:// link", hint="give the address where the answer is published, https://host/…")
+    url_problem = model.https_url_problem(url)
+    if url_problem:
+        raise RulingError(f"--url '{url}' is refused: {url_problem}",
+                          hint="give the https:// address of the page that publishes the answer, as a browser shows it")
     for name, value in (("--question", question), ("--answer", answer), ("--description", description)):
         if not value.strip():
             raise RulingError(f"{name} must say something", hint="write the question and the answer as given, and name the source")

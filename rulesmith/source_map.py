@@ -29,10 +29,29 @@ def source_lines(game: Game, source_id: str) -> list[str] | None:
     source = next((s for s in game.info.sources if s.id == source_id), None)
     if source is None:
         return None
-    path = seeds_dir(game) / source.file
+    folder = seeds_dir(game).resolve()
+    path = (folder / source.file).resolve()
+    if not path.is_relative_to(folder):  # a link that leads out of the sources folder
+        raise SourceTextError(f"source text '{source.file}' lies outside the sources folder",
+                              "keep the rulebook texts inside the sources folder")
     if not path.is_file():
         return None
-    return path.read_text(encoding="utf-8").splitlines()
+    try:
+        return path.read_bytes().decode("utf-8").splitlines()
+    except UnicodeDecodeError as error:
+        raise SourceTextError(f"source text '{source.file}' is not UTF-8 (byte {error.start + 1})",
+                              "save the rulebook text as UTF-8") from None
+
+
+class SourceTextError(Exception):
+    def __init__(self, message: str, hint: str):
+        super().__init__(message)
+        self.hint = hint
+
+
+def source_where(game: Game, source) -> tuple[str, int, int]:
+    n = game.info.sources.index(source)
+    return game.info.where("sources", n, "file")
 
 
 def line_range(lines: str) -> tuple[int, int]:
@@ -42,7 +61,13 @@ def line_range(lines: str) -> tuple[int, int]:
 
 def check_source_map(game: Game, index: Index, problems: Problems) -> None:
     sources = {s.id: s for s in game.info.sources}
-    texts = {sid: source_lines(game, sid) for sid in sources}
+    texts: dict[str, list[str] | None] = {}
+    for sid, source in sources.items():
+        try:
+            texts[sid] = source_lines(game, sid)
+        except SourceTextError as error:
+            texts[sid] = None
+            problems.add(source_where(game, source), str(error), error.hint)
     seen: dict[str, list[tuple[int, int, object]]] = {}
     for entry in game.source_map:
         if entry.source not in sources:

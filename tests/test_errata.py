@@ -299,7 +299,7 @@ def test_add_refuses_a_malformed_date_and_a_plain_http_url(capsys, content):
         err = capsys.readouterr().err
         assert code == 1 and message in err and "\nhint: " in err  # exit 1 with a hint, not argparse's 2
     assert snapshot(content) == before
-    with pytest.raises(ErrataError, match="is not an https:// link"):
+    with pytest.raises(ErrataError, match="--url is refused: only https:// links are allowed"):
         add_erratum(content, "alpha", "interpol", "cost", "4", source_kind="reader-report",
                     description="x", note="x", url="http://example.org")
 
