@@ -118,6 +118,9 @@ def _type_hint(kind: str, value) -> str:
         return "write a whole number, e.g. 3" if kind == "integer" else "write a number, e.g. 2.5"
     if kind == "boolean":
         return "write true or false (without quotes)"
+    if kind == "range":
+        return 'write the row key as the rulebook prints it, quoted: "2", "3-5", "4+"'
+
     if kind in ("text", "string", "enum", "ref"):
         return f"quote it: '{value}'" if not isinstance(value, (dict, list)) else "write one value, not a list or mapping"
     return "quote text; write numbers and true/false without quotes"

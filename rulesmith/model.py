@@ -124,7 +124,7 @@ def _https_url(value: str) -> str:
 
 # A link to a source: an https URL with a host (https_url_problem).
 HttpsUrl = Annotated[str, AfterValidator(_https_url),
-                     WithJsonSchema({"type": "string", "format": "uri", "pattern": r"^https://[^\s\"'<>\\`]+$"})]
+                     WithJsonSchema({"type": "string", "format": "uri", "pattern": "^https://[^\\s\"'<>\\\\`]+$"})]
 
 
 # Markdown with [[kind:id]] references and [[icon:name]] icons; checked by check.check_texts.

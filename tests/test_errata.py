@@ -210,11 +210,11 @@ def test_add_takes_a_given_id_and_numbers_on_from_the_highest(capsys, content):
 
 
 @pytest.mark.parametrize("args, message", [
-    (("alpha", "interpl", "cost", "4"), "no item with id 'interpl' in game 'alpha' (did you mean interpol?)"),
-    (("alpha", "card:interpl", "cost", "4"), "no card:interpl in game 'alpha' (did you mean card:interpol"),
+    (("alpha", "interpl", "cost", "4"), "error: no item with id 'interpl' in game 'alpha'\nhint: did you mean interpol?"),
+    (("alpha", "card:interpl", "cost", "4"), "error: no card:interpl in game 'alpha'\nhint: did you mean card:interpol"),
     (("alpha", "agent", "name", "Spy"), "'agent' is ambiguous: it is term:agent, token:agent; write one of them as kind:id"),
     (("gamma", "interpol", "cost", "4"), "no game 'gamma'"),
-    (("alpha", "interpol", "costs", "4"), "card:interpol: 'costs' is not a field of card:interpol (did you mean fields.cost?"),
+    (("alpha", "interpol", "costs", "4"), "card:interpol: 'costs' is not a field of card:interpol\nhint: did you mean fields.cost?"),
     (("alpha", "interpol", "cost", "four"), "fields.cost is an integer; 'four' is not"),
     (("alpha", "interpol", "secret", "maybe"), "fields.secret is a boolean; write true or false, not 'maybe'"),
     (("alpha", "interpol", "cost", "3"), "card:interpol fields.cost is already 3; nothing to change"),
@@ -344,7 +344,7 @@ GOOD = dict(date="2026-01-10", kind="publisher-faq", url="", target="card:interp
     (dict(date="2026-13-01"), 4, 11, "invalid value '2026-13-01': month must be in 1..12"),
     (dict(date='"1 March 2026"'), 4, 11, "'date' must be a date"),
     (dict(kind="faq"), 5, 20, "'faq' is not allowed for 'kind'"),
-    (dict(url=', url: "http://example.org"'), 5, 60, "erratum source url 'http://example.org' is not https"),
+    (dict(url=', url: "http://example.org"'), 5, 60, "only https:// links are allowed"),
     (dict(old=3), 8, 10, "erratum 'e1' changes nothing (old equals new)"),
 ])
 def test_check_rejects_a_bad_record_at_its_line_and_column(content, change, line, column, message):

@@ -93,7 +93,7 @@ def test_add_supersedes_an_earlier_ruling_in_place(capsys, content):
     (("gamma", "interpol"), "error: no game 'gamma'", "hint: "),
     (("alpha", "interpol", "--url", "http://example.org/faq"),
      "error: --url 'http://example.org/faq' is refused: only https:// links are allowed", "hint: give the https:// address"),
-    (("alpha", "interpol", "--url", "https:///faq"), "is refused: '' is not a host name", "hint: "),
+    (("alpha", "interpol", "--url", "https:///faq"), "is refused: 'https:///faq' is not a host name", "hint: "),
     (("alpha", "interpol", "--date", "2026-02-30"), "error: --date '2026-02-30' is not a real day", "hint: "),
     (("alpha", "interpol", "--date", "March 1"), "error: --date 'March 1' is not a date written YYYY-MM-DD", "hint: "),
     (("alpha", "interpol", "--date", "2999-01-01"), "error: --date 2999-01-01 is in the future", "hint: "),
