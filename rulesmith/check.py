@@ -9,7 +9,7 @@ import datetime
 import re
 from dataclasses import dataclass
 
-from . import aidkinds, model, outcomes, ranges, text_safety, values
+from . import aidkinds, model, outcomes, ranges, text_safety
 from .condensed import unfaithful_numbers
 from .items import all_items
 from .expressions import plain
@@ -476,6 +476,8 @@ def check_examples(game: Game, index: Index, problems: Problems) -> None:
                          "add result: <the number the rulebook prints>")
             continue
         found = outcomes.outcome(game, index, example)
+        if found is None:
+            continue
         if found.problem is not None:
             problems.add(example.where(found.problem_at), *found.problem)
             continue

@@ -132,7 +132,7 @@ def problems(keys: list, contiguous: bool = False) -> list[tuple[int, str, str]]
                 break
     if contiguous:
         ordered = sorted(parsed, key=lambda pair: (pair[1].low, pair[1].high))
-        for (_, before), (position, after) in zip(ordered, ordered[1:]):
+        for (_, before), (position, after) in zip(ordered, ordered[1:], strict=False):
             whole = before.whole and after.whole
             if after.low > before.high and (not whole or after.low - before.high > 1):
                 first, last = before.high + (1 if whole else 0), after.low - (1 if whole else 0)

@@ -101,7 +101,7 @@ def add_ruling(content_dir: Path, game_id: str, items: list[str], *, question: s
         raise RulingError(f"no game '{game_id}' in {content_dir}",
                           hint=nearest(game_id, games) or f"games: {', '.join(sorted(games)) or 'none'}")
     game, index, before = check_one_game(content_dir, folder, today)
-    if game is None or before:
+    if game is None or index is None or before:
         raise RulingError(f"game '{game_id}' does not check clean", before.sorted(),
                           hint="fix these first (`rulesmith check`), then record the ruling")
     try:
@@ -135,7 +135,7 @@ def add_ruling(content_dir: Path, game_id: str, items: list[str], *, question: s
 
     path = folder / "rulings.yaml"
     created = not path.exists()
-    originals = {path: None if created else path.read_bytes()}
+    originals: dict[Path, bytes | None] = {path: None if created else path.read_bytes()}
     record = {"id": ruling_id, "date": date,
               "source": {"kind": source_kind, "description": description, "url": url},
               "about": about, "question": question, "answer": answer}
@@ -157,11 +157,11 @@ def add_ruling(content_dir: Path, game_id: str, items: list[str], *, question: s
                               "every file is restored", after.sorted(),
                               hint="fix the question, answer or items as the problems say, and run the command again")
     except BaseException:
-        for file, data in originals.items():
+        for written, data in originals.items():
             if data is None:
-                file.unlink(missing_ok=True)
+                written.unlink(missing_ok=True)
             else:
-                _write(file, data)
+                _write(written, data)
         raise
     return Recorded(ruling_id, date, about, display_path(path), line, created, superseded)
 

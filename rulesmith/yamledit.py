@@ -71,14 +71,14 @@ def _block(segment: str, value: str, text: str, start: int) -> str | None:
         return None  # would need an indentation indicator: write it quoted instead
     if "\n" in value.rstrip("\n") and header.startswith(">"):
         header = "|" + header[1:]  # folding would turn the line breaks into spaces
-    content = [l for l in body.split("\n") if l.strip()]
+    content = [row for row in body.split("\n") if row.strip()]
     if content:
         indent = len(content[0]) - len(content[0].lstrip(" "))
     else:
         line_start = text.rfind("\n", 0, start) + 1
         own = text[line_start:start]
         indent = len(own) - len(own.lstrip(" ")) + 2
-    lines = [(" " * indent + l) if l.strip() else "" for l in value.rstrip("\n").split("\n")]
+    lines = [(" " * indent + row) if row.strip() else "" for row in value.rstrip("\n").split("\n")]
     return header + "\n" + "\n".join(lines)
 
 
@@ -138,7 +138,7 @@ def _record_scalar(name: str, value, indent: int, in_flow: bool = False) -> str:
     if isinstance(value, datetime.date):
         return value.isoformat()
     if isinstance(value, str) and "\n" in value and not value.startswith((" ", "\n")) and not in_flow:
-        return "|-\n" + "\n".join((" " * indent + l) if l.strip() else "" for l in value.split("\n"))
+        return "|-\n" + "\n".join((" " * indent + row) if row.strip() else "" for row in value.split("\n"))
     return flow_scalar(value, '"' if name in FREE_TEXT else None, in_flow)
 
 
