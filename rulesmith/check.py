@@ -320,7 +320,8 @@ def check_tables(game: Game, index: Index, problems: Problems) -> None:
             elif rule.rule == "unique":
                 seen, repeats = set(), []
                 for r, k, v in known:
-                    (repeats.append((r, v)) if v in seen else seen.add(v))
+                    same = repr(v) if isinstance(v, (list, dict)) else v  # a list cell: its type is reported by check_value
+                    (repeats.append((r, v)) if same in seen else seen.add(same))
                 if repeats:
                     message = f"table rule broken: '{rule.column}' repeats {', '.join(sorted({repr(v) for _, v in repeats}))}"
                     first_bad = repeats[0][0]
@@ -366,8 +367,8 @@ def check_tables(game: Game, index: Index, problems: Problems) -> None:
                     if isinstance(count, str) and count.strip().isdigit():
                         count = int(count)  # quantities kept as printed text, e.g. "40"
 
-                    if kind_id is None:
-                        continue
+                    if kind_id is None or not isinstance(kind_id, str):
+                        continue  # not a kind id: its type is reported by check_value
                     kind = kinds.get(kind_id)
                     if kind is None:
                         problems.add(table.where("rows", table.rows.index(row), kc), f"unknown kind '{kind_id}'",
