@@ -9,11 +9,11 @@ import datetime
 import re
 from dataclasses import dataclass
 
-from . import affects, aidkinds, fieldtypes, model, text_safety, turn, values
+from . import affects, aidkinds, fieldtypes, model, outcomes, ranges, text_safety, turn
 from .fieldtypes import field_type
 from .condensed import condition_problems, unfaithful_numbers
 from .items import all_items
-from .expressions import ExpressionError, evaluate, plain
+from .expressions import plain
 from .game import Game
 from .link import Index, texts
 from .problems import Problems, nearest
@@ -33,6 +33,7 @@ def check_game(game: Game, index: Index, problems: Problems, today: datetime.dat
     turn.check_bot(game, problems)
     check_examples(game, index, problems)
     check_errata(game, index, problems, today or datetime.date.today())
+    check_rulings(game, index, problems, today or datetime.date.today())
     check_source_map(game, index, problems)
     check_aids(game, index, problems)
     affects.check(game, index, problems)
@@ -153,6 +154,31 @@ def check_value(value, spec, index: Index, where, problems: Problems, label: str
                          else nearest(value, same) or f"no {spec.to} with that id")
 
 
+def _range_error(value) -> str:
+    try:
+        ranges.parse(value)
+    except ranges.RangeError as error:
+        return error.args[0]
+    return ""
+
+
+def check_range_keys(table: model.Table, problems: Problems) -> None:
+    """A column of range keys: no two ranges share a number and, with a `contiguous` rule, no
+    number between the first and the last range is left out."""
+    contiguous = {rule.column: n for n, rule in enumerate(table.rules) if rule.rule == "contiguous"}
+    for c, column in enumerate(table.columns):
+        if column.type != "range":
+            if column.id in contiguous:
+                problems.add(table.where("rules", contiguous[column.id], "column"),
+                             f"rule 'contiguous': column '{column.id}' is not of type range",
+                             "declare the column `type: range` (row keys such as \"4+\" or \"3-5\")")
+            continue
+        rows = [(r, plain(row[c])) for r, row in enumerate(table.rows) if c < len(row) and plain(row[c]) is not None]
+        valid = [(r, key) for r, key in rows if ranges.is_range(key)]  # the others: check_value
+        for position, message, hint in ranges.problems([key for _, key in valid], column.id in contiguous):
+            problems.add(table.where("rows", valid[position][0], c), f"table '{table.id}': {message}", hint)
+
+
 def check_entities(game: Game, index: Index, problems: Problems) -> None:
     kinds = {k.id: k for k in game.kinds}
     for entity in game.entities:
@@ -220,8 +246,11 @@ def check_tables(game: Game, index: Index, problems: Problems) -> None:
                 problems.add(table.where("rows", r, 0), f"duplicate row key {key!r} (first in row {keys[key] + 1})",
                              "the first column identifies the row; make it unique")
             keys.setdefault(key, r)
+        check_range_keys(table, problems)
         for n, rule in enumerate(table.rules):
             where = table.where("rules", n)
+            if rule.rule == "contiguous" and rule.column in columns:
+                continue  # check_range_keys
             if rule.column not in columns:
                 problems.add(table.where("rules", n, "column"), f"rule '{rule.rule}': no column '{rule.column}'",
                              nearest(rule.column, columns) or "columns: " + ", ".join(columns))
@@ -246,7 +275,8 @@ def check_tables(game: Game, index: Index, problems: Problems) -> None:
             elif rule.rule == "unique":
                 seen, repeats = set(), []
                 for r, _k, v in known:
-                    (repeats.append((r, v)) if v in seen else seen.add(v))
+                    same = repr(v) if isinstance(v, (list, dict)) else v  # a list cell: its type is reported by check_value
+                    (repeats.append((r, v)) if same in seen else seen.add(same))
                 if repeats:
                     message = f"table rule broken: '{rule.column}' repeats {', '.join(sorted({repr(v) for _, v in repeats}))}"
                     first_bad = repeats[0][0]
@@ -292,8 +322,8 @@ def check_tables(game: Game, index: Index, problems: Problems) -> None:
                     if isinstance(count, str) and count.strip().isdigit():
                         count = int(count)  # quantities kept as printed text, e.g. "40"
 
-                    if kind_id is None:
-                        continue
+                    if kind_id is None or not isinstance(kind_id, str):
+                        continue  # not a kind id: its type is reported by check_value
                     kind = kinds.get(kind_id)
                     if kind is None:
                         problems.add(table.where("rows", table.rows.index(row), kc), f"unknown kind '{kind_id}'",
@@ -392,7 +422,8 @@ def _reach(start, edges) -> set:
 
 
 def check_examples(game: Game, index: Index, problems: Problems) -> None:
-    tables = {t.id: t for t in game.tables}
+    """Every arithmetic example recomputes to its printed result, or an erratum explains why
+    not (outcomes.py): the data as the rulebook printed it gives the printed result again."""
     for example in game.examples:
         if example.expression is None:
             continue
@@ -400,21 +431,24 @@ def check_examples(game: Game, index: Index, problems: Problems) -> None:
             problems.add(example.where("expression"), f"example '{example.id}' has an expression but no printed result",
                          "add result: <the number the rulebook prints>")
             continue
-        try:
-            inputs = values.resolve_inputs(index, example.inputs)
-        except values.ValueError_ as error:
-            problems.add(example.where("inputs"), *error.args)
+        found = outcomes.outcome(game, index, example)
+        if found is None:
             continue
-        try:
-            value = evaluate(example.expression, inputs, tables)
-        except ExpressionError as error:
-            problems.add(example.where("expression"), f"example '{example.id}' cannot be computed: {error}",
-                         "use the inputs, numbers and the functions listed in content/README.md")
+        if found.problem is not None:
+            problems.add(example.where(found.problem_at), *found.problem)
             continue
-        if value != example.result:
+        if found.agrees or found.changed_by_errata:
+            continue
+        if found.errata:
+            ids = ", ".join(e.id for e in found.errata)
             problems.add(example.where("result"),
-                         f"example '{example.id}' no longer recomputes: the tables give {value!r}, the rulebook prints {example.result!r}",
-                         "an erratum or edit changed a value this example uses; check the tables or the example")
+                         f"example '{example.id}' no longer recomputes: the data gives {found.current!r}, the rulebook "
+                         f"prints {example.result!r}, and undoing erratum {ids} gives {found.as_printed!r}, not the "
+                         "printed result", "the erratum does not explain the difference: check the tables and the example's inputs")
+        else:
+            problems.add(example.where("result"),
+                         f"example '{example.id}' no longer recomputes: the tables give {found.current!r}, the rulebook prints {example.result!r}",
+                         "no erratum explains the difference: check the transcription of the tables and of the example")
 
 
 ERRATUM_FIELDS = "fields.<field>, rows.<key>.<column>, nodes.<node>.text, name, title, text, body, " \
@@ -530,6 +564,60 @@ def check_errata(game: Game, index: Index, problems: Problems, today: datetime.d
             problems.add(latest.where("new"),
                          f"erratum '{latest.id}' says {latest.field} is now {latest.new!r}, but the data has {value!r}",
                          "apply the erratum to the data, or correct the record")
+
+
+def https_url(url: str) -> bool:
+    """An https:// address with a host that may stand in a link (model.https_url_problem)."""
+    return model.https_url_problem(url) is None
+
+
+def check_rulings(game: Game, index: Index, problems: Problems, today: datetime.date) -> None:
+    """Every ruling is about items that exist, dated on a real day not in the future (its source
+    link is an https URL with a host: model.HttpsUrl); a superseded ruling names an existing, not older successor, and no chain
+    of successors comes back to itself; an overruled one names an existing erratum."""
+    rulings = {r.id: r for r in game.rulings}
+    errata = {e.id for e in game.errata}
+    for ruling in game.rulings:
+        if ruling.date > today:
+            problems.add(ruling.where("date"), f"ruling date {ruling.date} is in the future",
+                         f"use the date the ruling was published, on or before {today}")
+        for n, key in enumerate(ruling.about):
+            if key not in index.targets or key.startswith(("ruling:", "erratum:")):
+                if key.partition(":")[2] in index.invalid_ids:
+                    continue
+                candidates = [k for k in index.targets if not k.startswith("ruling:")]
+                problems.add(ruling.where("about", n), f"ruling '{ruling.id}' is about unknown {key}",
+                             nearest(key, candidates) or "name an item as kind:id (card:interpol, rule:setup …)")
+        if ruling.superseded_by and ruling.overruled_by:
+            problems.add(ruling.where("overruled_by"), f"ruling '{ruling.id}' is both superseded and overruled",
+                         "keep one: superseded_by (a later ruling) or overruled_by (an erratum)")
+        if ruling.superseded_by is not None:
+            successor = rulings.get(ruling.superseded_by)
+            if successor is None:
+                problems.add(ruling.where("superseded_by"), f"ruling '{ruling.id}' is superseded by unknown ruling "
+                             f"'{ruling.superseded_by}'", nearest(ruling.superseded_by, rulings) or "name a ruling of this game")
+            elif successor.id == ruling.id:
+                problems.add(ruling.where("superseded_by"), f"ruling '{ruling.id}' supersedes itself",
+                             "name the later ruling that replaces it")
+            elif successor.date < ruling.date:
+                problems.add(ruling.where("superseded_by"), f"ruling '{ruling.id}' ({ruling.date}) is superseded by "
+                             f"'{successor.id}', which is older ({successor.date})",
+                             "a ruling is superseded by a later one: check the dates or the order")
+        if ruling.overruled_by is not None and ruling.overruled_by not in errata:
+            problems.add(ruling.where("overruled_by"), f"ruling '{ruling.id}' is overruled by unknown erratum "
+                         f"'{ruling.overruled_by}'", nearest(ruling.overruled_by, errata) or "name an erratum of this game")
+    reported: set[str] = set()
+    for ruling in game.rulings:  # chains of successors end
+        seen, current = [ruling.id], rulings.get(ruling.superseded_by or "")
+        while current is not None and current.id not in seen:
+            seen.append(current.id)
+            current = rulings.get(current.superseded_by or "")
+        if current is not None and current.id != ruling.id or current is None or set(seen) & reported:
+            continue
+        if len(seen) > 1:
+            reported |= set(seen)
+            problems.add(ruling.where("superseded_by"), "rulings supersede each other in a circle: "
+                         + " → ".join(seen + [ruling.id]), "the latest ruling of a chain is superseded by none")
 
 
 AID_SHOWABLE = ("rule", "table", "procedure", "kind")

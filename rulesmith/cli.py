@@ -129,9 +129,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--output", help="where to write it (default: schema/content.schema.json in the project)")
     p.set_defaults(run=cmd_schema)
 
-    from . import diff, errata, review  # each adds its own subcommand and options
+    from . import diff, errata, review, rulings  # each adds its own subcommand and options
 
     errata.configure(sub.add_parser("errata", help="record errata: `rulesmith errata add …`"))
+    rulings.configure(sub.add_parser("ruling", help="record rulings and FAQ answers: `rulesmith ruling add …`"))
     diff.configure(sub.add_parser("diff", help="structural difference of the content since a git revision"))
     review.configure(sub.add_parser("review", help="print every condensed block of the aids beside its full "
                                     "text, with the condition words it drops"))

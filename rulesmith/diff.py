@@ -28,7 +28,7 @@ from .items import ITEM_TYPES, all_items, name_of
 from .pipeline import check_content
 from .problems import ContentError, Problems, RulesmithError
 
-NAME_FIELDS = tuple(sorted({t.name_field for t in ITEM_TYPES if t.prefix != "erratum"}))  # what "renamed" means for each type of item
+NAME_FIELDS = tuple(sorted({t.name_field for t in ITEM_TYPES if t.prefix not in ("erratum", "ruling")}))  # what "renamed" means for each type of item
 
 
 class DiffError(RulesmithError):
@@ -54,6 +54,7 @@ class Snapshot:
     name: str
     items: dict[str, Item]
     errata: dict[str, model.Erratum]
+    rulings: dict[str, model.Ruling] = field(default_factory=dict)
 
 
 @dataclass
@@ -82,6 +83,14 @@ class GameDiff:
     items: list[ItemDiff] = field(default_factory=list)
     errata_added: list[model.Erratum] = field(default_factory=list)
     errata_removed: list[model.Erratum] = field(default_factory=list)
+    rulings_added: list[model.Ruling] = field(default_factory=list)
+    rulings_changed: list[tuple[model.Ruling, list[str]]] = field(default_factory=list)  # and what changed
+    rulings_superseded: list[model.Ruling] = field(default_factory=list)  # newly superseded or overruled
+    rulings_removed: list[model.Ruling] = field(default_factory=list)
+
+    @property
+    def has_rulings(self) -> bool:
+        return bool(self.rulings_added or self.rulings_changed or self.rulings_superseded or self.rulings_removed)
 
     def of(self, status: str) -> list[ItemDiff]:
         return [i for i in self.items if i.status == status]
@@ -177,8 +186,8 @@ def snapshot(game: Game) -> Snapshot:
 
     add(f"game:{game.id}", "Game", game.info.name, flatten(game.info.model_dump(by_alias=True)))
     for item_type, key, item in all_items(game):
-        if item_type.prefix == "erratum":
-            continue  # the errata are the changelog itself, not content that changes
+        if item_type.prefix in ("erratum", "ruling"):
+            continue  # errata and rulings are the changelog itself, compared record by record
         exclude = {"sections"} if item_type.prefix == "rule" else {"rows"} if item_type.prefix == "table" else None
         values = flatten(item.model_dump(by_alias=True, exclude=exclude))
         label, titles, rows = item_type.label, {}, {}
@@ -191,7 +200,7 @@ def snapshot(game: Game) -> Snapshot:
         elif item_type.prefix == "procedure":  # readers know steps by number, as in the flowchart
             titles = {f"nodes.{n.id}.text": f"step {number}" for number, n in enumerate(item.nodes, start=1)}
         add(key, label, name_of(item_type, item), values, titles, rows)
-    return Snapshot(game.id, game.info.name, items, {e.id: e for e in game.errata})
+    return Snapshot(game.id, game.info.name, items, {e.id: e for e in game.errata}, {r.id: r for r in game.rulings})
 
 
 def _table_cells(table, values: dict) -> tuple[dict, dict]:
@@ -263,6 +272,7 @@ def diff_snapshots(old: dict[str, Snapshot], new: dict[str, Snapshot]) -> list[G
             diff.items = [ItemDiff(status, i.key, i.label, i.name) for i in items if not i.key.startswith("game:")]
             if after is not None:
                 diff.errata_added = list(after.errata.values())
+                diff.rulings_added = list(after.rulings.values())
             result.append(diff)
             continue
         diff = GameDiff(game_id, after.name, "changed")
@@ -282,9 +292,36 @@ def diff_snapshots(old: dict[str, Snapshot], new: dict[str, Snapshot]) -> list[G
                                                a.name if renamed else "", changes))
         diff.errata_added = [e for i, e in after.errata.items() if i not in before.errata]
         diff.errata_removed = [e for i, e in before.errata.items() if i not in after.errata]
-        if diff.items or diff.errata_added or diff.errata_removed:
+        _diff_rulings(diff, before.rulings, after.rulings)
+        if diff.items or diff.errata_added or diff.errata_removed or diff.has_rulings:
             result.append(diff)
     return result
+
+
+RULING_PARTS = {"question": "question", "answer": "answer", "about": "items", "date": "date", "source": "source"}
+
+
+def _diff_rulings(diff: GameDiff, before: dict, after: dict) -> None:
+    """Rulings added, removed, changed (question, answer, items, date, source) and superseded
+    (newly superseded by a ruling or overruled by an erratum)."""
+    for ruling_id, ruling in after.items():
+        old = before.get(ruling_id)
+        if old is None:
+            diff.rulings_added.append(ruling)
+            continue
+        changed = [label for name, label in RULING_PARTS.items()
+                   if not _same(old.model_dump(mode="json")[name], ruling.model_dump(mode="json")[name])]
+        if changed:
+            diff.rulings_changed.append((ruling, changed))
+        if ruling.status != "current" and (ruling.superseded_by, ruling.overruled_by) != (old.superseded_by, old.overruled_by):
+            diff.rulings_superseded.append(ruling)
+    diff.rulings_removed = [r for i, r in before.items() if i not in after]
+
+
+def _ruling_status(ruling: model.Ruling) -> str:
+    if ruling.superseded_by:
+        return f"superseded by {ruling.superseded_by}"
+    return f"overruled by erratum {ruling.overruled_by}" if ruling.overruled_by else "current"
 
 
 def compare_values(a: Item, b: Item) -> list[Change]:
@@ -385,6 +422,16 @@ def format_text(diffs: list[GameDiff], revision: str) -> str:
                 lines.append(f"  {title}:")
                 for e in errata:
                     lines.append(f"    {e.id} ({e.date}) {e.target} {e.field}: {show(e.old, 40)} → {show(e.new, 40)}")
+        for title, found in (("rulings added", diff.rulings_added), ("rulings superseded", diff.rulings_superseded),
+                             ("rulings removed", diff.rulings_removed)):
+            if found:
+                lines.append(f"  {title}:")
+                for r in found:
+                    lines.append(f"    {r.id} ({r.date}, {_ruling_status(r)}) on {', '.join(r.about)}: {show(r.question, 60)}")
+        if diff.rulings_changed:
+            lines.append("  rulings changed:")
+            for r, parts in diff.rulings_changed:
+                lines.append(f"    {r.id} ({r.date}) on {', '.join(r.about)}: {', '.join(parts)} changed")
     return "\n".join(lines) + "\n"
 
 
@@ -440,5 +487,17 @@ def format_markdown(diffs: list[GameDiff], revision: str) -> str:
                            f"**{_md_value(e.new)}**" + (f". {_md(' '.join(e.note.split()))}" if e.note else ""))
             for e in diff.errata_removed:
                 out.append(f"- removed: {e.id} ({e.date}), `{e.target}` {_md(e.field)}")
+            out.append("")
+        if diff.has_rulings:
+            out += ["### Rulings", ""]
+            for r in diff.rulings_added:
+                out.append(f"- new: {_md(r.id)} ({r.date}, {_md(_ruling_status(r))}) on "
+                           + ", ".join(f"`{k}`" for k in r.about) + f": {_md(show(r.question, 80))}")
+            for r in diff.rulings_superseded:
+                out.append(f"- {_md(r.id)} ({r.date}) is now {_md(_ruling_status(r))}")
+            for r, parts in diff.rulings_changed:
+                out.append(f"- {_md(r.id)} ({r.date}): {_md(', '.join(parts))} changed")
+            for r in diff.rulings_removed:
+                out.append(f"- removed: {_md(r.id)} ({r.date})")
             out.append("")
     return "\n".join(out).rstrip("\n") + "\n"

@@ -9,38 +9,45 @@ whole or not at all.
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import difflib
+import sys
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field as dc_field
 from pathlib import Path
 
-import yaml
 
-from . import fieldtypes, model
+from . import fieldtypes, model, outcomes
 from .files import write_atomic
 from .check import ERRATUM_FIELDS, Slot, check_game, erratum_slot, same_value
 from .game import Game, load_game
 from .link import Index, build_index, resolve
-from .load import SourceFile, display_path, read_file, read_scalar_text
+from .load import SourceFile, display_path
+from .yamledit import EditError, append_record, flow_scalar, replace_scalar  # noqa: F401 (flow_scalar: tests)
 from .problems import Problem, Problems, RulesmithError, nearest
 
 SOURCE_KINDS = ("publisher-faq", "reader-report", "transcription-fix")
-SCHEMA_LINE = "# yaml-language-server: $schema=../../schema/content.schema.json"
 LIST_TYPES = ("ref-list", "text-list", "string-list", "integer-list")
 ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-WIDE = 10**9  # never fold long lines
 
 
 class ErrataError(RulesmithError):
-    """The erratum cannot be applied; nothing was changed. Carries the lines to print."""
+    """The erratum (or ruling) cannot be recorded; nothing was changed. Carries the lines to print:
+    the problems, `error: …` and `hint: …` (a closing "(…)" of the message is its hint)."""
 
-    def __init__(self, message: str, problems: list[Problem] | None = None):
+    command = "rulesmith errata add --help"
+
+    def __init__(self, message: str, problems: list[Problem] | None = None, hint: str | None = None):
         self.problems = problems or []
+        if hint is None and message.endswith(")") and " (" in message:
+            message, _, hint = message.rpartition(" (")
+            hint = hint[:-1]
+        self.hint = hint or f"nothing was changed; `{self.command}` says what each argument takes"
         super().__init__(message)
 
     def lines(self) -> list[str]:
-        return [str(p) for p in self.problems] + [f"rulesmith errata add: {self}"]
+        return [str(p) for p in self.problems] + [f"error: {self}", f"hint: {self.hint}"]
 
 
 @dataclass
@@ -59,12 +66,23 @@ class Applied:
     errata_file: Path
     errata_line: int
     created: bool  # errata.yaml did not exist before
+    examples: list = dc_field(default_factory=list)  # (example id, printed, was, now) of every example it changed
 
 
 # ---------------------------------------------------------------- the command line
 
+class RefusingParser(argparse.ArgumentParser):
+    """A command that writes content refuses a bad argument as every refusal: `error: …` with a
+    hint, exit 1 (argparse's own is exit 2 and no hint)."""
+
+    def error(self, message: str):
+        self.print_usage(sys.stderr)
+        print(f"error: {message}\nhint: `{self.prog} --help` says what each argument takes", file=sys.stderr)
+        raise SystemExit(1)
+
+
 def configure(parser) -> None:
-    sub = parser.add_subparsers(dest="errata_command", required=True, metavar="add")
+    sub = parser.add_subparsers(dest="errata_command", required=True, metavar="add", parser_class=RefusingParser)
     add = sub.add_parser(
         "add", help="change one value in the YAML and record the erratum",
         description="Change one canonical value in place (comments and formatting kept) and append "
@@ -83,30 +101,35 @@ def configure(parser) -> None:
                      help='the source, e.g. "Publisher FAQ v2" or "Reader report on the forum"')
     add.add_argument("--url", help="https:// link to the source")
     add.add_argument("--note", required=True, help="what changed and why (Markdown, shown in the changelog)")
-    add.add_argument("--date", type=_date_argument, help="date of the erratum, YYYY-MM-DD (default: today)")
+    add.add_argument("--date", help="date of the erratum, YYYY-MM-DD (default: today)")
     add.add_argument("--id", dest="erratum_id", help="erratum id (default: the next e1, e2 …)")
     add.set_defaults(run=cmd_add)
 
 
-def _date_argument(text: str) -> datetime.date:
-    import argparse
-
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
-        raise argparse.ArgumentTypeError(f"'{text}' is not a date written YYYY-MM-DD")
+def parse_date(text: str | None, error=None) -> datetime.date | None:
+    """--date YYYY-MM-DD as a real day; a refusal is an ErrataError (exit 1), not argparse's exit 2."""
+    error = error or ErrataError
+    if text is None:
+        return None
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text.strip()):
+        raise error(f"--date '{text}' is not a date written YYYY-MM-DD", hint="write the date as 2026-03-01")
     try:
-        return datetime.date.fromisoformat(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a valid date: {error}") from None
+        return datetime.date.fromisoformat(text.strip())
+    except ValueError as reason:
+        raise error(f"--date '{text}' is not a real day: {reason}", hint="check the month and the day") from None
 
 
 def cmd_add(args) -> int:
     applied = add_erratum(Path(args.content), args.game, args.target, args.field, args.new_value,
                           source_kind=args.source_kind, description=args.description, url=args.url,
-                          note=args.note, date=args.date, erratum_id=args.erratum_id)
+                          note=args.note, date=parse_date(args.date), erratum_id=args.erratum_id)
     print(f"{applied.data_file}:{applied.data_line}:{applied.data_column}: {applied.target} {applied.field}: "
           f"{_show(applied.old)} → {_show(applied.new)}")
     print(f"{applied.errata_file}:{applied.errata_line}: {'created the file and ' if applied.created else ''}"
           f"recorded erratum {applied.erratum_id} ({applied.date})")
+    for example_id, printed, was, now in applied.examples:
+        print(f"example:{example_id}: the rulebook prints {_show(printed)}; with erratum {applied.erratum_id} "
+              f"it is now {_show(now)}" + (f" (was {_show(was)})" if was is not None and was != printed else ""))
     print(f"check: {args.game} ok")
     return 0
 
@@ -145,7 +168,8 @@ def add_erratum(content_dir: Path, game_id: str, target: str, field: str, new_va
     if url_problem:
         raise ErrataError(f"--url is refused: {url_problem} (give the https:// address of the page as a browser shows it)")
     if not note.strip() or not description.strip():
-        raise ErrataError("--note and --description must say something")
+        raise ErrataError("--note and --description must say something",
+                          hint="--description names the source, --note says what changed and why")
     folder = content_dir / game_id
     if not (folder / "game.yaml").is_file():
         games = [p.name for p in content_dir.iterdir() if (p / "game.yaml").is_file()] if content_dir.is_dir() else []
@@ -191,7 +215,7 @@ def add_erratum(content_dir: Path, game_id: str, target: str, field: str, new_va
     try:
         _write(data_path, data_after)
         _write(errata_path, errata_after)
-        _game, _index, after = check_one_game(content_dir, folder, today)
+        game_after, index_after, after = check_one_game(content_dir, folder, today)
         if after:
             was = {(p.file, p.message) for p in before.items}
             new_count = sum((p.file, p.message) not in was for p in after.items)
@@ -209,8 +233,12 @@ def add_erratum(content_dir: Path, game_id: str, target: str, field: str, new_va
         else:
             _write(errata_path, errata_before)
         raise
+    was = outcomes.outcomes(game, index)
+    changed = [(o.example.id, o.printed, was[o.example.id].current if o.example.id in was else None, o.current)
+               for o in outcomes.outcomes(game_after, index_after).values()
+               if o.example.id not in was or was[o.example.id].current != o.current]
     return Applied(erratum_id, date, key, field, old, new, data_path, line, column,
-                   display_path(errata_path), record_line, created)
+                   display_path(errata_path), record_line, created, changed)
 
 
 def _write(path: Path, data: bytes) -> None:
@@ -298,182 +326,3 @@ def _typed(text: str, kind: str, field: str):
 def _record_value(value):
     """Old values as the record keeps them: text without the trailing line break of a block."""
     return value.rstrip("\n") if isinstance(value, str) else value
-
-
-# ---------------------------------------------------------------- YAML text, edited in place
-
-def _token_at(text: str, line: int, column: int):
-    """The token starting at (1-based) line:column, as the loader recorded it; the tokens after
-    it; and whether it stands inside a flow collection ({…} or […]), where plain text is stricter."""
-    tokens = yaml.scan(text, Loader=yaml.SafeLoader)
-    depth = 0
-    for token in tokens:
-        if token.start_mark.line == line - 1 and token.start_mark.column == column - 1 \
-                and not isinstance(token, (yaml.BlockEndToken, yaml.BlockMappingStartToken,
-                                           yaml.BlockSequenceStartToken, yaml.KeyToken, yaml.ValueToken)):
-            return token, tokens, depth > 0
-        if isinstance(token, (yaml.FlowMappingStartToken, yaml.FlowSequenceStartToken)):
-            depth += 1
-        elif isinstance(token, (yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)):
-            depth -= 1
-    raise ErrataError(f"no YAML value at line {line}, column {column}")
-
-
-def replace_scalar(text: str, line: int, column: int, value) -> str:
-    """`text` with the scalar starting at line:column replaced by `value`, nothing else touched."""
-    token, _, in_flow = _token_at(text, line, column)
-    if not isinstance(token, yaml.ScalarToken):
-        raise ErrataError(f"line {line}, column {column} holds a collection, not a single value")
-    start, end = token.start_mark.index, token.end_mark.index
-    if token.style in ("|", ">"):
-        segment = text[start:end]
-        kept = segment.rstrip("\n ")  # trailing blank lines belong to the layout, not the value
-        end = start + len(kept)
-        replacement = _block(segment, value, text, start) if isinstance(value, str) else None
-        if replacement is None:
-            replacement = flow_scalar(value, '"', in_flow)
-    else:
-        replacement = flow_scalar(value, token.style, in_flow)
-    return text[:start] + replacement + text[end:]
-
-
-def _block(segment: str, value: str, text: str, start: int) -> str | None:
-    """A block scalar with the original header and indentation holding `value`, if it can."""
-    header, _, body = segment.partition("\n")
-    if value.startswith((" ", "\n")) or not value.strip():
-        return None  # would need an indentation indicator: write it quoted instead
-    if "\n" in value.rstrip("\n") and header.startswith(">"):
-        header = "|" + header[1:]  # folding would turn the line breaks into spaces
-    content = [line for line in body.split("\n") if line.strip()]
-    if content:
-        indent = len(content[0]) - len(content[0].lstrip(" "))
-    else:
-        line_start = text.rfind("\n", 0, start) + 1
-        own = text[line_start:start]
-        indent = len(own) - len(own.lstrip(" ")) + 2
-    lines = [(" " * indent + line) if line.strip() else "" for line in value.rstrip("\n").split("\n")]
-    return header + "\n" + "\n".join(lines)
-
-
-def flow_scalar(value, style: str | None = None, in_flow: bool = True) -> str:
-    """One value as a YAML scalar on one line that reads back as exactly `value`.
-
-    Strings keep the given quoting style where it can hold them ('"', "'", or None for plain)
-    and are double-quoted where plain text would read as something else (yes, 3, a: b …);
-    `in_flow`: the scalar stands inside {…} or […], where fewer plain strings are safe.
-    """
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return yaml.safe_dump(value).split("\n", 1)[0]
-    if not isinstance(value, str):
-        raise ErrataError(f"cannot write {value!r} as one YAML value")
-    if in_flow:
-        plain_text = yaml.safe_dump([value], default_flow_style=True, width=WIDE, allow_unicode=True).strip()[1:-1]
-    else:
-        plain_text = yaml.safe_dump(value, width=WIDE, allow_unicode=True).removesuffix("\n...\n")
-    if style is None and plain_text == value:
-        out = value
-    elif style == "'" and "\n" not in value and value.isprintable():
-        out = "'" + value.replace("'", "''") + "'"
-    else:
-        out = yaml.safe_dump(value, default_style='"', width=WIDE, allow_unicode=True).strip()
-    if not _reads_back(out, value, in_flow):  # quote where any reader (YAML 1.1 or 1.2) could differ
-        out = yaml.safe_dump(value, default_style='"', width=WIDE, allow_unicode=True).strip()
-    if not _reads_back(out, value, in_flow):
-        raise ErrataError(f"cannot write {value!r} as one YAML value that reads back the same")
-    return out
-
-
-def _reads_back(out: str, value, in_flow: bool) -> bool:
-    """Whether a written scalar reads back as `value` for PyYAML (YAML 1.1) and for Rulesmith and
-    editors (YAML 1.2), in block and, where it stands in one, in flow context."""
-    texts = [f"k: {out}"] + ([f"{{k: {out}}}"] if in_flow else [])
-    for text in texts:
-        try:
-            if yaml.safe_load(text) != {"k": value} or read_scalar_text(text) != {"k": value}:
-                return False
-        except yaml.YAMLError:
-            return False
-    return True
-
-
-
-FREE_TEXT = ("description", "url", "note")  # quoted in records, as in the content files
-
-
-def _record_scalar(name: str, value, indent: int, in_flow: bool = False) -> str:
-    """A record value: multi-line text as a literal block, anything else as one scalar."""
-    if isinstance(value, datetime.date):
-        return value.isoformat()
-    if isinstance(value, str) and "\n" in value and not value.startswith((" ", "\n")) and not in_flow:
-        return "|-\n" + "\n".join((" " * indent + line) if line.strip() else "" for line in value.split("\n"))
-    return flow_scalar(value, '"' if name in FREE_TEXT else None, in_flow)
-
-
-def format_record(record: dict, dash: int, indent: int) -> str:
-    """An erratum as a block list item, `dash` spaces before the '-', keys at `indent`."""
-    lines = []
-    for n, (name, value) in enumerate(record.items()):
-        if isinstance(value, dict):
-            text = "{" + ", ".join(f"{k}: {_record_scalar(k, v, 0, True)}" for k, v in value.items()) + "}"
-        else:
-            text = _record_scalar(name, value, indent + 2)
-        prefix = " " * dash + "- " + " " * (indent - dash - 2) if n == 0 else " " * indent
-        lines.append(f"{prefix}{name}: {text}")
-    return "\n".join(lines)
-
-
-def append_record(path: Path, before: bytes | None, folder: Path, record: dict) -> tuple[bytes, int]:
-    """errata.yaml with the record added after the last one (the file is created if missing)."""
-    if before is None:
-        schema = SCHEMA_LINE
-        game_yaml = (folder / "game.yaml").read_text(encoding="utf-8").split("\n", 1)[0]
-        if game_yaml.startswith("# yaml-language-server:"):
-            schema = game_yaml  # same folder, so the same relative path to the schema
-        text = f"{schema}\nerrata:\n{format_record(record, 2, 4)}\n"
-        return text.encode("utf-8"), 3
-    problems = Problems()
-    source = read_file(path, problems)
-    if source is None:
-        raise ErrataError(f"{path} does not load; fix it first", problems.sorted())
-    text = before.decode("utf-8")
-    items = source.data.get("errata")
-    if items is None:
-        text += ("" if text.endswith("\n") else "\n") + "errata:\n"
-        return (text + format_record(record, 2, 4) + "\n").encode("utf-8"), text.count("\n") + 1
-    if not isinstance(items, list):
-        raise ErrataError(f"{path}: `errata:` must be a list")
-    if not items:  # `errata: []`: replace the empty flow list by a block list
-        token, tokens, _ = _token_at(text, *source.values[("errata",)])
-        end = next(t for t in tokens if isinstance(t, yaml.FlowSequenceEndToken)).end_mark.index
-        record_text = format_record(record, 2, 4)
-        new = text[:token.start_mark.index].rstrip(" ") + "\n" + record_text + text[end:]
-        return new.encode("utf-8"), new[:new.index(record_text)].count("\n") + 1
-    first_line, first_col = source.values[("errata", 0)]
-    dash_line = source.lines[first_line - 1][:first_col - 1].rstrip()
-    if not dash_line.endswith("-"):
-        raise ErrataError(f"{path}: write `errata:` as a block list (- id: …) to use `errata add`")
-    dash, indent = len(dash_line) - 1, first_col - 1
-    last = len(items) - 1
-    line, column = max(pos for p, pos in source.values.items() if p[:2] == ("errata", last))
-    token, tokens, _ = _token_at(text, line, column)
-    end = token.end_mark.index
-    if isinstance(token, yaml.ScalarToken) and token.style in ("|", ">"):
-        end = token.start_mark.index + len(text[token.start_mark.index:end].rstrip("\n "))
-    for following in tokens:  # closing brackets of a flow mapping the value sits in
-        if isinstance(following, (yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)):
-            end = following.end_mark.index
-        elif not isinstance(following, yaml.BlockEndToken):
-            break
-    eol = text.find("\n", end)
-    eol = len(text) if eol < 0 else eol
-    record_text = format_record(record, dash, indent)
-    new = text[:eol] + "\n" + record_text + text[eol:]
-    if not new.endswith("\n"):
-        new += "\n"
-    return new.encode("utf-8"), text[:eol].count("\n") + 2

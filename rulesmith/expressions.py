@@ -6,7 +6,7 @@ import difflib
 
 import simpleeval
 
-from . import fieldtypes
+from . import fieldtypes, ranges
 
 
 class ExpressionError(Exception):
@@ -29,10 +29,7 @@ def evaluate(expression: str, inputs: dict, tables: dict) -> object:
         table = tables.get(table_id)
         if table is None:
             raise ExpressionError(f"lookup: unknown table '{table_id}'")
-        for cells in table.rows:
-            if cells and (plain(cells[0]) == key or isinstance(key, int) and plain(cells[0]) == str(key)):
-                return table, cells
-        return table, None
+        return table, find_row(table, key)
 
     def cell(table, cells, column_id):
         ids = [c.id for c in table.columns]
@@ -43,7 +40,9 @@ def evaluate(expression: str, inputs: dict, tables: dict) -> object:
     def lookup(table_id, key, column_id):
         table, cells = row(table_id, key)
         if cells is None:
-            raise ExpressionError(f"lookup: table '{table_id}' has no row '{key}'")
+            hint = "" if table.columns[0].type == "range" or not any(ranges.is_span(plain(r[0])) for r in table.rows if r) \
+                else " (to look a number up in rows such as \"4+\" or \"3-5\", declare its first column `type: range`)"
+            raise ExpressionError(f"lookup: table '{table_id}' has no row '{key}'{hint}")
         return cell(table, cells, column_id)
 
     def lookup_or(table_id, key, column_id, default):
@@ -90,6 +89,19 @@ def _in_our_words(error: Exception, expression: str, inputs: list[str], function
     if isinstance(error, TypeError):
         return f"values of the wrong kind are combined ({error}); check the inputs' types"
     return f"it cannot be computed ({error})"
+
+
+def find_row(table, key):
+    """The row a lookup key names: the row keyed so as written, else, in a table keyed by ranges
+    (first column `type: range`), the row whose range holds the number."""
+    for cells in table.rows:
+        if cells and (plain(cells[0]) == key or isinstance(key, int) and plain(cells[0]) == str(key)):
+            return cells
+    if table.columns and table.columns[0].type == "range":
+        rows = [cells for cells in table.rows if cells]
+        found = ranges.find([plain(cells[0]) for cells in rows], key)
+        return None if found is None else rows[found]
+    return None
 
 
 def plain(value):

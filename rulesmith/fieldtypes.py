@@ -252,7 +252,33 @@ def _shown_number(value) -> str:
     return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
 
 
-_SCALARS: list[FieldType] = [TextType(), StringType(), IntegerType(), NumberType(), BooleanType(), EnumType(), RefType()]
+class RangeType(FieldType):
+    """A row key as the rulebook prints it ("2", "3-5", "4+", "≤ 2"): a lookup by a number finds
+    the row whose range holds it (ranges.py parses; the check proves the keys do not overlap)."""
+
+    name, text_format, example = "range", "plain", 'a number ("2"), "3-5", "4+" or "≤ 2", as the rulebook prints it'
+
+    def accepts(self, value):
+        return isinstance(value, (str, int)) and not isinstance(value, bool)
+
+    def hint(self, value):
+        return 'write the row key as the rulebook prints it, quoted: "2", "3-5", "4+"'
+
+    def problem(self, value, spec):
+        from . import ranges
+
+        try:
+            ranges.parse(value)
+        except ranges.RangeError as error:
+            return error.args[0], error.args[1] if len(error.args) > 1 else self.hint(value)
+        return None
+
+    def json_schema(self, spec):
+        return {"type": ["string", "number"]}
+
+
+_SCALARS: list[FieldType] = [TextType(), StringType(), IntegerType(), NumberType(), BooleanType(), EnumType(), RefType(),
+                             RangeType()]
 REGISTRY: dict[str, FieldType] = {t.name: t for t in _SCALARS}
 REGISTRY.update({f"{name}-list": ListType(REGISTRY[name]) for name in ("text", "string", "integer", "ref")})
 

@@ -30,6 +30,7 @@ class Game:
     glossary: list[model.Term] = field(default_factory=list)
     gaps: list[model.Gap] = field(default_factory=list)
     errata: list[model.Erratum] = field(default_factory=list)
+    rulings: list[model.Ruling] = field(default_factory=list)
     source_map: list[model.SourceLines] = field(default_factory=list)
     icons: list[model.Icon] = field(default_factory=list)
     aids: list[model.AidPlan] = field(default_factory=list)  # what goes on each player aid
@@ -74,10 +75,14 @@ class Game:
         return latest_erratum(self.errata)
 
     def data_date(self):
-        """The data's date: the latest erratum's, else the release date in game.yaml, else None."""
+        """The data's date: the latest erratum's or ruling's, else the release date in game.yaml, else None."""
         latest = self.latest_erratum()
         dates = [d for d in (latest.date if latest else None, self.info.released) if d is not None]
-        return max(dates, default=None)
+        return max(dates + [r.date for r in self.rulings], default=None)
+
+    def rulings_about(self, key: str) -> list[model.Ruling]:
+        """The rulings about an item, newest first."""
+        return sorted((r for r in self.rulings if key in r.about), key=lambda r: (r.date, r.id), reverse=True)
 
 
 def latest_erratum(errata) -> model.Erratum | None:

@@ -34,6 +34,7 @@ ITEM_TYPES: tuple[ItemType, ...] = (
     ItemType("term", "glossary", model.Term, "term", "Glossary term", "glossary"),
     ItemType("gap", "gaps", model.Gap, "title", "Gap", "gap"),
     ItemType("erratum", "errata", model.Erratum, "id", "Erratum", "erratum", takes_defaults=False),
+    ItemType("ruling", "rulings", model.Ruling, "label", "Ruling", "changelog", takes_defaults=False),
 )
 BY_PREFIX = {t.prefix: t for t in ITEM_TYPES}
 # Reference prefixes a game may not use as a kind id: the item types, and the reference forms

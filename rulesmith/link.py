@@ -46,6 +46,7 @@ class Index:
     backlinks: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     icons: dict[str, dict] = field(default_factory=dict)
     invalid_ids: set[str] = field(default_factory=set)  # Game.invalid_ids: not reported as unknown
+    errata: list = field(default_factory=list)  # the game's errata (not targets): what changed a value
 
     def name(self, key: str) -> str:
         return self.targets[key].name
@@ -80,7 +81,7 @@ def game_icons(game: Game, problems: Problems) -> dict[str, dict]:
 
 
 def build_index(game: Game, problems: Problems) -> Index:
-    index = Index(icons=game_icons(game, problems), invalid_ids=game.invalid_ids)
+    index = Index(icons=game_icons(game, problems), invalid_ids=game.invalid_ids, errata=list(game.errata))
     kinds = {k.id for k in game.kinds}
 
     def add(kind: str, item_id: str, name: str, item) -> None:

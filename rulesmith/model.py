@@ -132,7 +132,7 @@ Markdown = Annotated[str, MARKDOWN]
 Text = Markdown
 Status = Literal["verified", "unverified", "missing", "reconstructed", "contradictory"]
 FieldType = Literal["text", "string", "integer", "number", "boolean", "enum", "ref", "ref-list",
-                    "text-list", "string-list", "integer-list"]
+                    "text-list", "string-list", "integer-list", "range"]  # range: a row key such as "4+" (ranges.py)
 
 
 class Strict(BaseModel):
@@ -260,7 +260,7 @@ class Column(Strict):
 class TableRule(Strict):
     model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
     rule: Literal["non-decreasing", "non-increasing", "increasing", "decreasing", "unique", "range",
-                  "sum", "matches", "entity-count"]
+                  "sum", "matches", "entity-count", "contiguous"]  # contiguous: range keys leave no gap
     column: FieldId
     min: float | None = None
     max: float | None = None
@@ -512,6 +512,36 @@ class Erratum(Located):
     note: Text = ""
 
 
+class RulingSource(Strict):
+    kind: Literal["publisher-faq", "designer-answer", "tournament-ruling", "forum-answer", "rules-team"] = Field(
+        description="Who gave the answer.")
+    description: PlainText = Field(description='The source, e.g. "Publisher FAQ v2, question 4".')
+    url: HttpsUrl = Field(description="https:// link to where the answer is published.")
+
+
+class Ruling(Located):
+    """A ruling or FAQ answer: a question about some items and its answer, with its source.
+    Its status is current unless a later ruling supersedes it or an erratum overrules it."""
+
+    id: Id
+    date: datetime.date
+    source: RulingSource
+    about: list[str] = Field(min_length=1, description="kind:id of every item the ruling is about.")
+    question: Markdown
+    answer: Markdown
+    superseded_by: Id | None = Field(default=None, description="Id of the later ruling that replaces this one.")
+    overruled_by: Id | None = Field(default=None, description="Id of the erratum that overrules this ruling.")
+
+    @property
+    def status(self) -> str:
+        return "superseded" if self.superseded_by else "overruled" if self.overruled_by else "current"
+
+    @property
+    def label(self) -> str:
+        """What readers call it: "Ruling r2"."""
+        return f"Ruling {self.id}"
+
+
 class SourceLines(Located):
     """One range of a source text and the content items that carry it (the reverse pass as data)."""
 
@@ -600,6 +630,7 @@ class ContentFile(Strict):
     glossary: list[Term] = []
     gaps: list[Gap] = []
     errata: list[Erratum] = []
+    rulings: list[Ruling] = []
     source_map: list[SourceLines] = []
     icons: list[Icon] = []
     aids: list[AidPlan] = []
@@ -607,7 +638,7 @@ class ContentFile(Strict):
 
 
 COLLECTIONS = ("modules", "kinds", "sections", "entities", "tables", "procedures", "examples",
-               "glossary", "gaps", "errata", "source_map", "icons", "aids")
+               "glossary", "gaps", "errata", "rulings", "source_map", "icons", "aids")
 
 
 def text_fields(cls: type[BaseModel], fmt: TextFormat) -> list[str]:

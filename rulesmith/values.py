@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-from .expressions import plain
+from .expressions import find_row, plain
+from .fieldtypes import Value
 from .problems import nearest
 
 PREFIX = "value:"
@@ -45,10 +46,14 @@ def raw(index, ref: str):
             raise ValueError_(f"table '{item.id}' has no column '{column}' in [[value:{ref}]]",
                               nearest(column, columns) or "columns: " + ", ".join(columns))
         keys = [str(plain(row[0])) for row in item.rows]
-        if key not in keys:
+        if key in keys:
+            return item.rows[keys.index(key)][columns.index(column)]
+        number = _number(key)
+        row = find_row(item, number) if number is not None else None  # "5" in a table keyed "4+"
+        if row is None:
             raise ValueError_(f"table '{item.id}' has no row '{key}' in [[value:{ref}]]",
                               nearest(key, keys) or "rows: " + ", ".join(keys))
-        return item.rows[keys.index(key)][columns.index(column)]
+        return row[columns.index(column)]
     fields = getattr(item, "fields", None)
     if not isinstance(fields, dict):
         raise ValueError_(f"[[value:{ref}]] names neither an entity field nor a table cell",
@@ -72,10 +77,13 @@ def lookup(index, ref: str):
 def status(index, ref: str) -> tuple[str, str]:
     """(status, note) of the field or cell a value reference names: ("verified", "") unless
     the data marks it."""
-    found = raw(index, ref)
-    if isinstance(found, dict) and found.get("status", "verified") != "verified":
-        return found["status"], found.get("note") or ""
-    return "verified", ""
+    found = Value.of(raw(index, ref))
+    return (found.status, found.note or "") if found.doubtful else ("verified", "")
+def _number(text: str):
+    try:
+        return int(text)
+    except ValueError:
+        return None
 
 
 def shown(value) -> str:

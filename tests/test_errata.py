@@ -210,11 +210,11 @@ def test_add_takes_a_given_id_and_numbers_on_from_the_highest(capsys, content):
 
 
 @pytest.mark.parametrize("args, message", [
-    (("alpha", "interpl", "cost", "4"), "no item with id 'interpl' in game 'alpha' (did you mean interpol?)"),
-    (("alpha", "card:interpl", "cost", "4"), "no card:interpl in game 'alpha' (did you mean card:interpol"),
+    (("alpha", "interpl", "cost", "4"), "error: no item with id 'interpl' in game 'alpha'\nhint: did you mean interpol?"),
+    (("alpha", "card:interpl", "cost", "4"), "error: no card:interpl in game 'alpha'\nhint: did you mean card:interpol"),
     (("alpha", "agent", "name", "Spy"), "'agent' is ambiguous: it is term:agent, token:agent; write one of them as kind:id"),
     (("gamma", "interpol", "cost", "4"), "no game 'gamma'"),
-    (("alpha", "interpol", "costs", "4"), "card:interpol: 'costs' is not a field of card:interpol (did you mean fields.cost?"),
+    (("alpha", "interpol", "costs", "4"), "card:interpol: 'costs' is not a field of card:interpol\nhint: did you mean fields.cost?"),
     (("alpha", "interpol", "cost", "four"), "fields.cost is an integer; 'four' is not"),
     (("alpha", "interpol", "secret", "maybe"), "fields.secret is a boolean; write true or false, not 'maybe'"),
     (("alpha", "interpol", "cost", "3"), "card:interpol fields.cost is already 3; nothing to change"),
@@ -234,12 +234,29 @@ def test_add_refuses_what_it_cannot_do_and_changes_nothing(capsys, content, args
     assert snapshot(content) == before
 
 
+def test_an_erratum_to_a_table_applies_and_reports_the_examples_it_changed(capsys, content):
+    # 2 influence + 1 extra die no longer gives the 4 dice the rulebook's example prints: the
+    # erratum explains it, so it applies, and the command says which example now gives what
+    code, out, err = add(capsys, content, "alpha", "dice", "rows.3.extra", "1")
+    assert code == 0, err
+    assert "example:dice-example: the rulebook prints 4; with erratum e1 it is now 3" in out.splitlines()
+    assert check_content(content)  # and the game checks clean with it
+
+
+def test_an_example_no_erratum_explains_still_fails_the_check(content):
+    tables = content / "alpha" / "tables.yaml"
+    tables.write_text(tables.read_text().replace('- ["3", 2]', '- ["3", 1]'))  # mistyped, no erratum
+    with pytest.raises(ContentError) as caught:
+        check_content(content)
+    assert any("tables.yaml:25:13: example 'dice-example' no longer recomputes: the tables give 3, the rulebook "
+               "prints 4 (no erratum explains the difference" in line for line in caught.value.lines())
+
+
 def test_add_rolls_back_both_files_when_the_check_fails(capsys, content):
     before = snapshot(content)
-    # 2 influence + 1 extra die no longer gives the 4 dice the rulebook's example prints
-    code, out, err = add(capsys, content, "alpha", "dice", "rows.3.extra", "1")
+    # a cost below the declared minimum fails the check: nothing is left behind
+    code, out, err = add(capsys, content, "alpha", "interpol", "cost", "-1")
     assert code == 1 and out == ""
-    assert "tables.yaml:25:13: example 'dice-example' no longer recomputes: the tables give 3" in err
     assert "erratum not applied" in err and "both files are restored" in err
     assert snapshot(content) == before  # errata.yaml was not left behind either
 
@@ -274,11 +291,15 @@ def test_add_rolls_back_when_the_value_breaks_a_declared_rule(capsys, content):
 
 
 def test_add_refuses_a_malformed_date_and_a_plain_http_url(capsys, content):
-    with pytest.raises(SystemExit):
-        cli.main(["--content", str(content), "errata", "add", "alpha", "interpol", "cost", "4",
-                  "--source", "reader-report", "--description", "x", "--note", "x", "--date", "1/3/2026"])
-    assert "is not a date written YYYY-MM-DD" in capsys.readouterr().err
-    with pytest.raises(ErrataError, match="only https:// links are allowed"):
+    before = snapshot(content)
+    for date, message in (("1/3/2026", "error: --date '1/3/2026' is not a date written YYYY-MM-DD"),
+                          ("2026-02-30", "error: --date '2026-02-30' is not a real day")):
+        code = cli.main(["--content", str(content), "errata", "add", "alpha", "interpol", "cost", "4",
+                         "--source", "reader-report", "--description", "x", "--note", "x", "--date", date])
+        err = capsys.readouterr().err
+        assert code == 1 and message in err and "\nhint: " in err  # exit 1 with a hint, not argparse's 2
+    assert snapshot(content) == before
+    with pytest.raises(ErrataError, match="--url is refused: only https:// links are allowed"):
         add_erratum(content, "alpha", "interpol", "cost", "4", source_kind="reader-report",
                     description="x", note="x", url="http://example.org")
 
@@ -539,11 +560,8 @@ def _clean_real_games() -> list[str]:
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_an_erratum_on_the_real_content(capsys, tmp_path, game_id):
-    """A one-field erratum on each real game that checks clean (games being transcribed may not yet)."""
-    if not (ROOT / "content" / game_id / "game.yaml").is_file():
-        pytest.skip(f"content/{game_id} does not exist")
-    if game_id not in _clean_real_games():
-        pytest.skip(f"content/{game_id} does not check clean yet (`rulesmith check`)")
+    """A one-field erratum on each real game: it applies (never skipped when it is refused)."""
+    assert game_id in _clean_real_games(), f"content/{game_id} does not check clean (`rulesmith check`)"
     copy = tmp_path / "content"
     shutil.copytree(ROOT / "content" / game_id, copy / game_id)
     [checked] = check_content(copy)
@@ -551,8 +569,7 @@ def test_an_erratum_on_the_real_content(capsys, tmp_path, game_id):
     found = next(((e, spec) for e in checked.game.entities for spec in checked.game.kind(e.kind).fields
                   if spec.type == "integer" and type(e.fields.get(spec.id)) is int
                   and not any(x.target == f"{e.kind}:{e.id}" for x in checked.game.errata)), None)
-    if found is None:
-        pytest.skip(f"no entity of {game_id} has a plain integer field")
+    assert found is not None, f"no entity of {game_id} has a plain integer field to correct"
     entity, spec = found
     old = entity.fields[spec.id]
     new = old + 1 if spec.max is None or old + 1 <= spec.max else old - 1
@@ -565,9 +582,7 @@ def test_an_erratum_on_the_real_content(capsys, tmp_path, game_id):
     summary_before = aid_html(copy, game_id, kind("rules-summary"), tmp_path / "cache")
     code, out, err = add(capsys, copy, game_id, f"{entity.kind}:{entity.id}", f"fields.{spec.id}", str(new),
                          "--id", "test-erratum")
-    if code != 0 and "erratum not applied" in err:
-        pytest.skip(f"the value is held by a rule or example of {game_id}: {err.splitlines()[0]}")
-    assert code == 0, err
+    assert code == 0, f"the erratum was refused: {err}"  # an erratum always applies; a refusal is a failure
     after = file.read_text().splitlines()
     assert [n for n, (a, b) in enumerate(zip(before, after)) if a != b] == [entity.where("fields", spec.id)[1] - 1]
     assert len(before) == len(after)

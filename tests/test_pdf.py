@@ -163,13 +163,13 @@ def test_every_page_has_the_footer(each):
 def test_front_page_says_what_it_covers_and_how_to_print(built):
     front = built.reader("downloads/harbour/rules-summary-a4.pdf").pages[0].extract_text()
     front = " ".join(front.split())
-    for part in ("Harbour Masters", "Rules summary", "0.3.1", "e1 of 2025-11-02",
+    for part in ("Harbour Masters", "Rules summary", "0.3.1", "errata and rulings up to 2025-11-02 (latest erratum e1)",
                  "Print at 100 %, duplex, flip on long edge.", "In this summary", "A round at a glance"):
         assert part in front, part
     card = " ".join(built.reader("downloads/harbour/card-reference-a4.pdf").pages[0].extract_text().split())
-    assert "e1 of 2025-11-02" in card
+    assert "errata and rulings up to 2025-11-02 (latest erratum e1)" in card
     tiny = " ".join(built.reader("downloads/tiny/rules-summary-letter.pdf").pages[0].extract_text().split())
-    assert "no errata" in tiny and "US Letter" in tiny
+    assert "no errata or rulings" in tiny and "US Letter" in tiny
 
 
 def test_the_front_page_holds_the_whole_table_of_contents(each):

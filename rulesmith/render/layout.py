@@ -13,6 +13,17 @@ STATUS_LABELS = {
     "contradictory": "Contradictory in the source",
 }
 
+# Who an erratum or a ruling comes from, as readers call it.
+SOURCE_LABELS = {
+    "publisher-faq": "Publisher FAQ",
+    "reader-report": "Reader report",
+    "transcription-fix": "Transcription fix",
+    "designer-answer": "Designer's answer",
+    "tournament-ruling": "Tournament ruling",
+    "forum-answer": "Answer on the forum",
+    "rules-team": "Rules team",
+}
+
 
 def kind_page(game_id: str, kind_id: str) -> str:
     return f"{game_id}/kinds/{kind_id}.md"
@@ -51,6 +62,8 @@ def page_of(game: Game, key: str) -> tuple[str, str]:
         return (f"{g}/index.md", f"module-{ident}")
     if kind == "erratum":
         return (f"{g}/changelog.md", f"erratum-{ident}")
+    if kind == "ruling":
+        return (f"{g}/changelog.md", f"ruling-{ident}")
     if kind == "kind":
         return (kind_page(g, ident), "")
     if kind == "game":

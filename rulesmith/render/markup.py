@@ -13,7 +13,7 @@ from typing import Callable
 
 from markupsafe import Markup
 
-from .. import values
+from .. import outcomes, values
 from ..markdown_config import literal_brackets
 from ..glyphs import glyph_svg
 from ..link import REFERENCE, Index
@@ -107,7 +107,7 @@ def render_text(text: str, index: Index, href: Callable[[str], str | None],
         if kind == "icon":
             return icon(ident)
         if kind == "value":
-            shown_value = escape_inline(values.shown(values.lookup(index, ident)))
+            shown_value = escape_inline(values.shown(values.lookup(index, ident))) + _printed(index, ident, href)
             status, note = values.status(index, ident)
             return shown_value + (" " + marker(status, note) if marker and status != "verified" else "")
         shown = escape_inline(label if label else index.name(target))
@@ -126,6 +126,22 @@ def render_text(text: str, index: Index, href: Callable[[str], str | None],
     return "".join(parts)
 
 
+def _printed(index: Index, ref: str, href: Callable[[str], str | None] | None) -> str:
+    """After a value errata changed: what the rulebook prints and which erratum changed it, so
+    readers see both numbers ("2 (the rulebook prints 3; erratum e1)"). Plain text without href."""
+    found = outcomes.printed_value(index, ref)
+    if found is None:
+        return ""
+    printed, chain = found
+    names = []
+    for erratum in chain:
+        label = escape_inline(f"erratum {erratum.id}") if href else f"erratum {erratum.id}"
+        url = href(f"erratum:{erratum.id}") if href else None
+        names.append(f"[{label}]({escape_url(url)})" if url else label)
+    shown = values.shown(printed) if printed is not None else "—"
+    return f" (the rulebook prints {escape_inline(shown) if href else shown}; {', '.join(names)})"
+
+
 def plain_text(text: str, index: Index) -> str:
     """Text without markup: references become their labels, icons their labels (flowcharts)."""
     def replace(match: re.Match) -> str:
@@ -134,7 +150,7 @@ def plain_text(text: str, index: Index) -> str:
         if kind == "icon":
             return f"[{index.icons[ident]['label']}]"
         if kind == "value":
-            return values.shown(values.lookup(index, ident))
+            return values.shown(values.lookup(index, ident)) + _printed(index, ident, None)
         if kind == "gap":  # the same mark as the site's gap marker: the reader meets a gap here
             return "▲\u00a0" + (label or index.name(target))
         return label or index.name(target)

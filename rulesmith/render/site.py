@@ -15,7 +15,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from .. import affects, model, values
+from .. import affects, model, outcomes, values
 from ..expressions import plain
 from ..fieldtypes import ListType, Value, field_type
 from ..game import Game
@@ -60,8 +60,10 @@ def environment() -> jinja2.Environment:
     env.filters["url"] = lambda url: Markup(escape_url(url))
     env.filters["table_cell"] = lambda markdown: Markup(table_cell(str(markdown)))
     env.globals["STATUS_LABELS"] = layout.STATUS_LABELS
+    env.globals["SOURCE_LABELS"] = layout.SOURCE_LABELS
     env.globals["reads_data"] = values.reads_data
     env.globals["value_inputs"] = values.value_inputs
+    env.globals["shown"] = lambda value: Markup(escape_inline(values.shown(value)))
     env.globals["walker_steps"] = walker_steps
     return env
 
@@ -248,6 +250,33 @@ class PageContext:
         """Errata that changed this item, newest first (the 'changed by erratum' marker)."""
         return sorted((e for e in self.game.errata if e.target == key), key=lambda e: (e.date, e.id), reverse=True)
 
+    def rulings_for(self, key: str) -> list[model.Ruling]:
+        """The rulings about this item, newest first (current and superseded alike)."""
+        return self.game.rulings_about(key)
+
+    def history(self, key: str) -> list[tuple[str, object]]:
+        """("erratum" | "ruling", record) of everything that changed or ruled on this item, oldest first."""
+        found = [("erratum", e) for e in self.game.errata if e.target == key]
+        found += [("ruling", r) for r in self.game.rulings if key in r.about]
+        return sorted(found, key=lambda pair: (pair[1].date, pair[0] == "ruling", pair[1].id))
+
+    def changes(self) -> list[tuple[str, object]]:
+        """("erratum" | "ruling", record) of the game's changelog, newest first (on one day, the
+        later record first)."""
+        found = [((e.date, n), "erratum", e) for n, e in enumerate(self.game.errata)]
+        found += [((r.date, n), "ruling", r) for n, r in enumerate(self.game.rulings)]
+        return [(what, x) for _, what, x in sorted(found, key=lambda t: (t[0][0], t[1] == "ruling", t[0][1]), reverse=True)]
+
+    def outcome(self, example: model.Example):
+        """How an arithmetic example works out now and as printed (outcomes.Outcome), or None."""
+        return outcomes.outcome(self.game, self.index, example)
+
+    def erratum_label(self, erratum: model.Erratum) -> Markup:
+        """What an erratum changed and to what, as readers know it (escaped Markdown):
+        "Nigeria, Conflict threshold (D3): 2"."""
+        return Markup(escape_inline(f"{outcomes.value_label(self.game, self.index, erratum)}: "
+                                    f"{outcomes.shown_value(erratum.new)}"))
+
     def fields(self, entity: model.Entity) -> list[tuple[model.FieldDef, str]]:
         kind = self.game.kind(entity.kind)
         return [(spec, self.value(entity.fields.get(spec.id), spec, entity.status)) for spec in kind.fields]
@@ -417,8 +446,9 @@ def render_site(checked: list[Checked], downloads: list[dict], charts: dict[str,
         site.nav += game_site.nav
     site.pages.append(Page("downloads.md", env.get_template("downloads.md.j2").render(
         games=games, downloads=downloads)))  # each game's data date: game.data_date()
-    changes = sorted(((e, c.game, PageContext(c.game, c.index, "changelog.md")) for c in checked for e in c.game.errata),
-                     key=lambda t: (t[0].date, t[1].id, t[0].id), reverse=True)
+    changes = sorted(((what, x, c.game, PageContext(c.game, c.index, "changelog.md")) for c in checked
+                      for what, x in PageContext(c.game, c.index, "changelog.md").changes()),
+                     key=lambda t: (t[1].date, t[2].id, t[0] == "ruling", t[1].id), reverse=True)
     site.pages.append(Page("changelog.md", env.get_template("site-changelog.md.j2").render(changes=changes)))
     site.nav += [{"Downloads": "downloads.md"}, {"Changelog": "changelog.md"}]
     return site

@@ -8,7 +8,7 @@ import html
 import math
 import re
 
-from ... import affects, model
+from ... import affects, model, outcomes
 from ...game import Game
 from ...items import all_items
 from ...link import Index
@@ -64,6 +64,14 @@ class AidContext(PageContext):
     def marker(self, status: str, note: str, short: bool = False) -> str:
         mark = MARKS.get(status, "?")
         return f'<span class="rs-gap rs-gap--{status}">{html.escape(mark)}</span>'
+
+    def current_rulings(self, key: str) -> list[model.Ruling]:
+        """The current rulings about an item, newest first, printed with it on the aid."""
+        return [r for r in self.game.rulings_about(key) if r.status == "current"]
+
+    def field_label(self, erratum: model.Erratum) -> str:
+        """The value an erratum changed, as readers know it (plain text)."""
+        return outcomes.field_label(self.game, self.index, erratum)
 
     def legend(self) -> list[tuple[str, str]]:
         """(mark, meaning) for the legend, in a fixed order."""

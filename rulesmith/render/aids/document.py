@@ -15,7 +15,7 @@ from ...project import templates
 from .. import layout
 from ..markup import plain_text
 from . import charts, contents, stamp
-from .context import AidContext
+from .context import AidContext, titled
 from .pagerefs import page_mention, pageref
 from .text import to_html, to_inline_html
 
@@ -44,6 +44,23 @@ def environment() -> jinja2.Environment:
     return env
 
 
+def changelog_qr(checked: Checked, site_url: str) -> tuple[str, Markup] | None:
+    """(the address of the game's changelog, its QR code as inline vector SVG) when the site's
+    address is known and is an https:// address with a host, else None."""
+    import segno
+
+    from ...check import https_url
+
+    if not site_url:
+        return None
+    address = site_url.rstrip("/") + "/" + layout.page_of(checked.game, checked.index, "erratum:x")[0] \
+        .removesuffix(".md") + ".html"
+    if not https_url(address):
+        return None
+    svg = segno.make(address, error="m", micro=False).svg_inline(scale=0.5, border=2, unit="mm")
+    return address, Markup(titled(svg, f"QR code: {address}"))
+
+
 def _solo_pages(checked: Checked, ctx: AidContext, paper: Paper, chart_cache: Path) -> list[dict]:
     """Each procedure with its chart laid out for the page, the tables it uses and its gaps."""
     game, index = checked.game, checked.index
@@ -63,6 +80,9 @@ def _solo_pages(checked: Checked, ctx: AidContext, paper: Paper, chart_cache: Pa
         extras = extras / 2 if sum(1 for t in tables if len(t.columns) <= 3) > 1 else extras
         extras += charts.text_height([plain_text(g["title"] + ": " + g["note"], index) for g in gaps],
                                      paper.content_width, geo) + (4 if gaps else 0)
+        ruled = [r for key in sorted(keys) for r in ctx.current_rulings(key)]  # printed with the procedure or table
+        extras += charts.text_height([plain_text(f"Ruling {r.id} ({r.date}): {r.question} {r.answer}", index)
+                                      for r in ruled], paper.content_width, geo) + (2 if ruled else 0)
         placement = charts.place(procedure, index, paper, geo, chart_cache, heading, extras)
         pages.append({"procedure": procedure, "chart": placement, "tables": tables, "gaps": gaps,
                       "anchored": {t.id for t in first}})
@@ -81,6 +101,8 @@ def render_html(checked: Checked, kind: AidKind, paper: Paper, chart_cache: Path
     variables = dict(
         game=game, index=index, c=ctx, aid=kind, paper=paper, geometry=geometry(),
         latest=latest, latest_text=stamp.latest_erratum_text(latest),
+        current_to=stamp.current_to(checked, kind), rulings=stamp.rulings_in(checked, kind),
+        changelog=changelog_qr(checked, site["url"]),
         date=latest.date.isoformat() if latest else None, plan=plan,
         site=site, gaps=contents.gaps_in(game, index, shown),
         procedures=[], bot_tables=[], procedure_keys=[])

@@ -42,6 +42,31 @@ def _item_of(target: str) -> str:
     return target
 
 
+RULED = ("table", "procedure")  # besides entities: the items an aid prints its rulings with
+
+
+def ruled_key(game, key: str) -> bool:
+    """Whether an aid prints the rulings about this item with it (cards, tables, procedures)."""
+    prefix = key.partition(":")[0]
+    return prefix in RULED or game.kind(prefix) is not None
+
+
+def rulings_in(checked: Checked, kind: AidKind) -> list[model.Ruling]:
+    """The current rulings this aid prints: those about a card, table or procedure it shows."""
+    game, index = checked.game, checked.index
+    shown = {key for key in contents.shown_keys(game, index, kind) if ruled_key(game, key)}
+    return [r for r in game.rulings if r.status == "current" and any(key in shown for key in r.about)]
+
+
+def current_to(checked: Checked, kind: AidKind):
+    """The date up to which the aid shows every erratum and ruling of what it prints: the latest
+    of those that change it, else the data's release date, else None."""
+    dates = [e.date for e in errata_in(checked, kind)] + [r.date for r in rulings_in(checked, kind)]
+    if checked.game.info.released is not None:
+        dates.append(checked.game.info.released)
+    return max(dates, default=None)
+
+
 def latest_erratum_in(checked: Checked, kind: AidKind) -> model.Erratum | None:
     return latest_erratum(errata_in(checked, kind))
 

@@ -1,0 +1,142 @@
+"""Range keys: the row keys board games print for tables looked up by a number.
+
+    "2"      exactly 2                "3-5", "3–5"   3 to 5, both included
+    "4+"     4 or more                "≤ 2", "<= 2"  2 or less    ("≥ 4", ">= 4": 4 or more)
+    "-2"     a negative number (a signed whole number is one value, never a range)
+
+A key is kept as written (readers see "4+"); `parse` says which numbers it holds, `contains`
+answers a lookup, and `problems` proves a table's keys do not overlap and, where the table asks
+for it, leave no gap. Self-contained: no other module of Rulesmith is imported.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+_NUMBER = r"[-+]?\d+(?:\.\d+)?"
+_FORMS = (
+    (re.compile(rf"^({_NUMBER})$"), lambda a: (a, a)),
+    (re.compile(rf"^({_NUMBER})\s*\+$"), lambda a: (a, math.inf)),
+    (re.compile(rf"^(?:≥|>=)\s*({_NUMBER})$"), lambda a: (a, math.inf)),
+    (re.compile(rf"^(?:≤|<=)\s*({_NUMBER})$"), lambda a: (-math.inf, a)),
+    (re.compile(rf"^({_NUMBER})\s*-$"), lambda a: (-math.inf, a)),  # "2-": 2 or less, as some rulebooks print it
+    (re.compile(rf"^({_NUMBER})\s*(?:-|–|—|to|\.\.)\s*({_NUMBER})$"), lambda a, b: (a, b)),
+)
+
+
+class RangeError(ValueError):
+    """A key that is not a range; args: message, hint."""
+
+
+@dataclass(frozen=True)
+class Range:
+    """The numbers from low to high, both included (an open end is ±infinity)."""
+
+    low: float
+    high: float
+    text: str  # as written
+
+    def __contains__(self, number: object) -> bool:
+        return contains(self, number)
+
+    @property
+    def whole(self) -> bool:
+        """Both ends are whole numbers (or open): a table of counts."""
+        return all(math.isinf(end) or float(end).is_integer() for end in (self.low, self.high))
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _number(text: str) -> float:
+    value = float(text)
+    return int(value) if value.is_integer() else value
+
+
+def parse(key: object) -> Range:
+    """The range a row key holds; raises RangeError for anything else ("a", "5-3", true …)."""
+    if isinstance(key, bool) or not isinstance(key, (str, int, float)):
+        raise RangeError(f"{key!r} is not a range key", 'write a number ("2"), "3-5", "4+" or "≤ 2"')
+    if isinstance(key, (int, float)):
+        if isinstance(key, float) and not math.isfinite(key):
+            raise RangeError(f"{key!r} is not a range key", "write a finite number")
+        return Range(key, key, str(key))
+    text = key.strip()
+    for pattern, bounds in _FORMS:
+        match = pattern.match(text)
+        if match:
+            low, high = bounds(*(_number(g) for g in match.groups()))
+            if low > high:
+                raise RangeError(f"range key '{key}' runs backwards ({low} is more than {high})",
+                                 f"write it low to high: '{_fmt(high)}-{_fmt(low)}'")
+            return Range(low, high, key)
+    raise RangeError(f"'{key}' is not a range key", 'write a number ("2"), "3-5", "4+" or "≤ 2"')
+
+
+def is_range(key: object) -> bool:
+    try:
+        parse(key)
+    except RangeError:
+        return False
+    return True
+
+
+def is_span(key: object) -> bool:
+    """A range of more than one number ("4+", "3-5"), not a single one ("2")."""
+    return is_range(key) and parse(key).low != parse(key).high
+
+
+def contains(key: Range | object, number: object) -> bool:
+    """Whether the row key holds the number (a bool is not a number)."""
+    if isinstance(number, bool) or not isinstance(number, (int, float)):
+        return False
+    found = key if isinstance(key, Range) else parse(key)
+    return found.low <= number <= found.high
+
+
+def find(keys: list, number: object) -> int | None:
+    """The position of the one key whose range holds `number`, or None. Keys that are not
+    ranges are passed over (a table whose keys overlap is refused by `problems`)."""
+    for position, key in enumerate(keys):
+        try:
+            if contains(parse(key), number):
+                return position
+        except RangeError:
+            continue
+    return None
+
+
+def _fmt(value: float) -> str:
+    if math.isinf(value):
+        return "more" if value > 0 else "less"
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def problems(keys: list, contiguous: bool = False) -> list[tuple[int, str, str]]:
+    """(position of the row, message, hint) for every key that is not a range, every key that
+    overlaps an earlier one and, if `contiguous`, every gap between whole-number ranges."""
+    found: list[tuple[int, str, str]] = []
+    parsed: list[tuple[int, Range]] = []
+    for position, key in enumerate(keys):
+        try:
+            parsed.append((position, parse(key)))
+        except RangeError as error:
+            found.append((position, *error.args))
+    for n, (position, here) in enumerate(parsed):
+        for _, other in parsed[:n]:
+            if here.low <= other.high and other.low <= here.high:
+                found.append((position, f"range '{here.text}' overlaps range '{other.text}'",
+                              "a number may fall in one row only: make the ranges meet without sharing a number"))
+                break
+    if contiguous:
+        ordered = sorted(parsed, key=lambda pair: (pair[1].low, pair[1].high))
+        for (_, before), (position, after) in zip(ordered, ordered[1:], strict=False):
+            whole = before.whole and after.whole
+            if after.low > before.high and (not whole or after.low - before.high > 1):
+                first, last = before.high + (1 if whole else 0), after.low - (1 if whole else 0)
+                missing = _fmt(first) if first == last else f"{_fmt(first)}-{_fmt(last)}"
+                found.append((position, f"no row holds {missing} (between '{before.text}' and '{after.text}')",
+                              "add a row for it, or widen a neighbouring range"))
+    return sorted(found, key=lambda item: item[0])
