@@ -154,14 +154,6 @@ def check_value(value, spec, index: Index, where, problems: Problems, label: str
                          else nearest(value, same) or f"no {spec.to} with that id")
 
 
-def _range_error(value) -> str:
-    try:
-        ranges.parse(value)
-    except ranges.RangeError as error:
-        return error.args[0]
-    return ""
-
-
 def check_range_keys(table: model.Table, problems: Problems) -> None:
     """A column of range keys: no two ranges share a number and, with a `contiguous` rule, no
     number between the first and the last range is left out."""
