@@ -53,8 +53,9 @@ class _Judge(HTMLParser):
 def judge(text: str) -> list[tuple[str, str]]:
     """Problems of one Markdown text as readers would get it: (message, the part to locate)."""
     found: list[tuple[str, str]] = []
-    if CONTROL.search(text):
-        char = CONTROL.search(text).group(0)
+    control = CONTROL.search(text)
+    if control:
+        char = control.group(0)
         found.append((f"the text contains the control character {char!r}", char))
     source = REFERENCE.sub("ref", text)  # a reference becomes a link of ours: never content's
     longest = max(text.split("\n\n"), key=len)
