@@ -1,4 +1,4 @@
-"""The `rulesmith` command: check, build, serve, schema, errata, diff."""
+"""The `rulesmith` command: check, build, serve, schema, errata, diff, format, new."""
 
 from __future__ import annotations
 
@@ -50,10 +50,34 @@ def cmd_schema(args) -> int:
     return 0
 
 
+def cmd_format(args) -> int:
+    from .formatref import render
+
+    sys.stdout.write(render(args.topic))
+    return 0
+
+
+def cmd_new(args) -> int:
+    from .new import new_game
+
+    for line in new_game(args.project, args.game_id, args.name):
+        print(line)
+    return 0
+
+
 def _output(args, given: str | None, default: Path | None) -> Path | None:
     """An output path: as given (relative to the current folder, as a shell user expects), or the
     project's default (relative to the project, wherever the command runs)."""
     return Path(given) if given else default
+
+
+def _project_or_here():
+    from .project import Project
+
+    try:
+        return find_project()
+    except UsageError:
+        return Project(Path.cwd())
 
 
 def _global_options(parser: argparse.ArgumentParser, top: bool) -> None:
@@ -102,6 +126,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--output", help="where to write it (default: schema/content.schema.json in the project)")
     p.set_defaults(run=cmd_schema)
 
+    p = sub.add_parser("format", help="print the content format reference, or one topic of it")
+    p.add_argument("topic", nargs="?", help="one topic: files, references, status, game, kinds, tables … "
+                   "(default: all of it)")
+    p.set_defaults(run=cmd_format, project_needed=False)
+
+    p = sub.add_parser("new", help="write a small game to start from: content/<game-id>/ (checks and builds)")
+    p.add_argument("game_id", metavar="game-id", help="the new game's id, lower-case kebab-case: my-game")
+    p.add_argument("--name", help="the game's name (default: from the id, My Game)")
+    p.set_defaults(run=cmd_new, project_needed="or-here")
+
     from . import diff, errata  # each adds its own subcommand and options
 
     errata.configure(sub.add_parser("errata", help="record errata: `rulesmith errata add …`"))
@@ -111,7 +145,15 @@ def main(argv: list[str] | None = None) -> int:
         _global_options(command, top=False)
     args = parser.parse_args(argv)
     try:
+        needed = getattr(args, "project_needed", True)
+        if needed is False:
+            return args.run(args)
+        if needed == "or-here" and not args.content:  # `new`: the project above, or this folder
+            args.project = _project_or_here()
+            return args.run(args)
         args.project = project_of_content(Path(args.content)) if args.content else find_project()
+        if needed == "or-here":
+            return args.run(args)
         if args.content and not Path(args.content).is_dir():
             raise UsageError(f"content folder {args.content} not found", "pass the folder that holds the game folders")
         args.content = str(args.project.content)
