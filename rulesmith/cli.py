@@ -16,10 +16,18 @@ from .project import find_project, project_of_content
 def cmd_check(args) -> int:
     from .pipeline import check_content
 
+    from .problems import warning_line
+
     started = time.perf_counter()
     checked = check_content(args.project.content)
     summary = ", ".join(f"{c.game.id} ({len(c.index.targets)} items)" for c in checked)
+    for item in checked:
+        for warning in item.warnings:
+            print(warning_line(warning), file=sys.stderr)
     print(f"ok: {len(checked)} game(s) checked in {time.perf_counter() - started:.2f} s: {summary}")
+    for item in checked:
+        for line in item.notes:
+            print(f"note: {item.game.id}: {line}")
     return 0
 
 

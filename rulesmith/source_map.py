@@ -17,22 +17,36 @@ from .link import Index
 from .problems import Problems, nearest
 
 
+def project_root(game: Game) -> Path:
+    """The project a game belongs to: the folder that holds its content folder."""
+    return game.folder.parent.parent
+
+
 def seeds_dir(game: Game) -> Path:
-    """Where the rulebook texts live: $RULESMITH_SOURCES, or ../shared/seeds beside the project."""
+    """Where the game's rulebook texts live: $RULESMITH_SOURCES, else the game's `sources_folder`
+    relative to the project, else the project itself."""
     if os.environ.get("RULESMITH_SOURCES"):
         return Path(os.environ["RULESMITH_SOURCES"])
-    return game.folder.resolve().parent.parent.parent / "shared" / "seeds"
+    return project_root(game) / (game.info.sources_folder or ".")
+
+
+def source_path(game: Game, source) -> Path:
+    """The file of one declared source text (it may not exist)."""
+    return seeds_dir(game) / source.file
 
 
 def source_lines(game: Game, source_id: str) -> list[str] | None:
-    """The lines of one source text, or None when the text is not beside the project."""
+    """The lines of one source text, or None when the text is not where game.yaml says."""
     source = next((s for s in game.info.sources if s.id == source_id), None)
     if source is None:
         return None
-    path = seeds_dir(game) / source.file
+    path = source_path(game, source)
     if not path.is_file():
         return None
-    return path.read_text(encoding="utf-8").splitlines()
+    try:
+        return path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def line_range(lines: str) -> tuple[int, int]:
@@ -41,8 +55,17 @@ def line_range(lines: str) -> tuple[int, int]:
 
 
 def check_source_map(game: Game, index: Index, problems: Problems) -> None:
+    """Every entry names a declared text, a range within it and items that exist; no two ranges
+    overlap; and, with the texts found, every line is mapped. Without a text: a warning."""
     sources = {s.id: s for s in game.info.sources}
     texts = {sid: source_lines(game, sid) for sid in sources}
+    for number, source in enumerate(game.info.sources):
+        if texts[source.id] is None:
+            path = source_path(game, source)
+            problems.warn(game.info.where("sources", number, "file"),
+                          f"source text '{source.id}' not found at {_shown(path)}: the source map is unchecked "
+                          f"against it", "put the rulebook text there, or give game.sources_folder (relative to "
+                          "the project) or $RULESMITH_SOURCES; see `rulesmith format game`")
     seen: dict[str, list[tuple[int, int, object]]] = {}
     for entry in game.source_map:
         if entry.source not in sources:
@@ -70,12 +93,41 @@ def check_source_map(game: Game, index: Index, problems: Problems) -> None:
         for i, key in enumerate(entry.items):
             if key in index.targets or key.partition(":")[2] in game.invalid_ids:
                 continue
+            unread = game.missing_because_unread(f"{key}, in the source map,", key)
+            if unread:
+                problems.add(entry.where("items", i), *unread)
+                continue
             kind, _, ident = key.partition(":")
             other = [k for k in index.targets if k.endswith(":" + ident)] if ident else []
             same_kind = [k for k in index.targets if k.startswith(kind + ":")]
             hint = (f"'{ident}' exists as {', '.join(other)}" if other else
                     nearest(key, same_kind) or nearest(key, index.targets) or "write kind:id of an item of this game")
             problems.add(entry.where("items", i), f"unknown item {key} in the source map", hint)
+    for found in coverage(game):
+        if not found.uncovered:
+            continue
+        source = sources[found.source]
+        unread = game.missing_because_unread(f"the source map of lines {_ranges(found.uncovered)} of "
+                                             f"{source.file}", collection="source_map")
+        if unread:
+            problems.add(game.info.where("sources"), *unread)
+            continue
+        shown = _shown(source_path(game, source))
+        for first, last in found.uncovered:
+            lines = f"{first}-{last}" if last > first else f"{first}"
+            problems.add((shown, first, 1), f"line{'s' if last > first else ''} {lines} of source '{source.id}' "
+                         f"{'are' if last > first else 'is'} not in the source map",
+                         f"map {'them' if last > first else 'it'}: {{source: {source.id}, lines: \"{lines}\", "
+                         "items: [kind:id, …]}, or not_content: \"why\" (see `rulesmith format source_map`)")
+
+
+def _shown(path: Path) -> str:
+    """A text's path as the user can follow it from the current folder."""
+    return os.path.relpath(path)
+
+
+def _ranges(ranges: list[tuple[int, int]]) -> str:
+    return ", ".join(f"{a}-{b}" if b > a else str(a) for a, b in ranges)
 
 
 @dataclass
