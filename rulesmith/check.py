@@ -447,7 +447,7 @@ def check_examples(game: Game, index: Index, problems: Problems) -> None:
             value = evaluate(example.expression, inputs, tables)
         except ExpressionError as error:
             problems.add(example.where("expression"), f"example '{example.id}' cannot be computed: {error}",
-                         "use the inputs, numbers and the functions listed in content/README.md")
+                         "use the inputs, numbers and the functions of `rulesmith format examples`")
             continue
         if value != example.result:
             problems.add(example.where("result"),

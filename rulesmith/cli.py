@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
 
     p = sub.add_parser("build", help="check, then build the site (and PDFs) into site/")
     p.add_argument("--site", help="output folder (default: site/ in the project)")
-    p.add_argument("--no-pdf", action="store_true", help="skip the PDF player aids")
+    p.add_argument("--no-pdf", action="store_true", help="do not make the PDF player aids now: the site keeps those of the last build that made them")
     p.add_argument("--engine", choices=sorted(ENGINES), default=DEFAULT_ENGINE,
                    help=f"site engine (default: {DEFAULT_ENGINE}; zensical needs `pip install rulesmith[zensical]`)")
     p.add_argument("--site-url", help="the address the site is hosted at, e.g. https://example.org/rules/ "

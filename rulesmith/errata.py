@@ -40,7 +40,7 @@ class ErrataError(RulesmithError):
         super().__init__(message)
 
     def lines(self) -> list[str]:
-        return [str(p) for p in self.problems] + [f"rulesmith errata add: {self}"]
+        return [str(p) for p in self.problems] + [f"error: {self}"]
 
 
 @dataclass

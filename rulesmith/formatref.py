@@ -64,8 +64,8 @@ order of the rules sections, tables, procedures and examples on the site and in 
 name them `rules/01-basics.yaml`, `rules/02-phases.yaml`, … Every file is a mapping whose
 top-level keys are any of the keys below. Unknown keys anywhere are errors. YAML anchors and
 aliases, tags and duplicate keys are rejected. A file that cannot be read is reported once, with
-its error; what other files miss because of it is reported as "… may be in <file>, which could
-not be read".
+its error; what other files miss because of it is reported as "… may be in `<file>`, which
+could not be read".
 
 The files are YAML 1.2, as editors read them: `Yes`, `no`, `on`, `off` are text (only `true`
 and `false` are booleans), `010` is text, dates are written `2026-03-01`.

@@ -11,6 +11,7 @@ from pathlib import Path
 import pydantic
 
 from . import model
+from .formatref import see, topic_of_key
 from .items import ITEM_TYPES
 from .load import SourceFile, display_path, content_files, read_file
 from .problems import Problems, nearest
@@ -256,7 +257,7 @@ def _report(source: SourceFile, item: dict, problems: Problems) -> None:
         problems.add(source.where(loc, key=True), f"unknown field '{name}'", hint)
     elif kind == "missing":
         problems.add(source.where(loc[:-1]), f"missing required field '{name}'",
-                     f"add `{name}:` here (see content/README.md)")
+                     f"add `{name}:` here ({see(topic_of_key(loc[0] if loc else ''))})")
     elif kind == "string_pattern_mismatch":
         problems.add(source.where(loc), f"'{value}' is not a valid id for '{name}'",
                      "ids are lower-case kebab-case, e.g. 'world-bank'")
@@ -289,10 +290,10 @@ def _report(source: SourceFile, item: dict, problems: Problems) -> None:
                      "plain text is never read as markup")
     elif kind == "value_error":
         message = item["msg"].removeprefix("Value error, ")
-        hint = "add note: \"…\" saying why" if "needs a note" in message else "see content/README.md"
+        hint = "add note: \"…\" saying why" if "needs a note" in message else see(topic_of_key(loc[0] if loc else ""))
         problems.add(source.where(loc), message, hint)
     else:
-        problems.add(source.where(loc), f"'{name}': {item['msg']}", "see content/README.md for this field")
+        problems.add(source.where(loc), f"'{name}': {item['msg']}", see(topic_of_key(loc[0] if loc else "")))
 
 
 def _article(word: str) -> str:

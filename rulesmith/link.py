@@ -223,7 +223,7 @@ def resolve(game: Game, index: Index, problems: Problems) -> None:
             if kind == "icon":
                 if ident not in index.icons:
                     problems.add(where, f"unknown icon '{ident}'",
-                                 nearest(ident, index.icons) or "declare it under `icons:` in the game's folder (content/README.md)")
+                                 nearest(ident, index.icons) or "declare it under `icons:` in the game's folder (`rulesmith format icons`)")
                 continue
             if target not in index.targets:
                 if ident in game.invalid_ids:

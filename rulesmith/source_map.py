@@ -19,7 +19,7 @@ from .problems import Problems, nearest
 
 def project_root(game: Game) -> Path:
     """The project a game belongs to: the folder that holds its content folder."""
-    return game.folder.parent.parent
+    return game.folder.resolve().parent.parent
 
 
 def seeds_dir(game: Game) -> Path:

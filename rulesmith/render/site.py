@@ -17,6 +17,7 @@ from ..expressions import plain
 from ..game import Game
 from ..items import tag_of
 from ..project import templates
+from .. import formatref
 from ..link import Index
 from ..pipeline import Checked
 from . import layout
@@ -303,4 +304,7 @@ def render_site(checked: list[Checked], downloads: list[dict], charts: dict[str,
                      key=lambda t: (t[0].date, t[1].id, t[0].id), reverse=True)
     site.pages.append(Page("changelog.md", env.get_template("site-changelog.md.j2").render(changes=changes)))
     site.nav += [{"Downloads": "downloads.md"}, {"Changelog": "changelog.md"}]
+    # For contributors: the content format reference, the same text as `rulesmith format`.
+    site.pages.append(Page("format.md", formatref.render()))
+    site.nav.append({"Content format": "format.md"})
     return site
