@@ -55,6 +55,11 @@ def check_modules_and_sources(game: Game, problems: Problems) -> None:
         if item.source is not None and item.source.file is not None and item.source.file not in sources:
             problems.add(item.where("source", "file"), f"unknown source '{item.source.file}'",
                          nearest(item.source.file, sources) or "declare it under game.sources")
+    for kind in game.kinds:  # a field that applies only with a module
+        for n, spec in enumerate(kind.fields):
+            if spec.module is not None and spec.module not in modules:
+                problems.add(kind.where("fields", n, "module"), f"unknown module '{spec.module}'",
+                             nearest(spec.module, modules) or "declare it under `modules:` in game.yaml")
     for gap in game.gaps:
         if gap.status == "verified":
             problems.add(gap.where(), f"gap '{gap.id}' has status verified",

@@ -102,7 +102,7 @@ def _in_our_words(error: Exception, expression: str, inputs: list[str], function
     if isinstance(error, TypeError):
         return f"values of the wrong kind are combined ({error}); check the inputs' types"
     if isinstance(error, IndexError):
-        return "it asks for a position that a list does not have (in place() or tied(), i counts from 0)"
+        return "it asks for a position that a list does not have: positions count from 0"
     if isinstance(error, (KeyError, ValueError)):
         return f"a value it uses does not fit ({error}); check the inputs"
     return f"Python cannot evaluate it: {error}"

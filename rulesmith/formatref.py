@@ -205,9 +205,11 @@ entities:
 """),
     Topic("tables", "`tables`", """\
 Stage tables, tracks and reference tables: typed columns (the field types), rows, and rules the
-check holds the table to. The first column is the row's key (unique). With `rows_are: <kind>`
-the rows are the entities of that kind: every key must be the id of one of them, and the table
-shows the entity's name.""", (model.Table, model.Column, model.TableRule), example="""\
+check holds the table to. The first column is the row's key (unique). **A table keyed by the
+entities of a kind** (card values per rank): make its first column `{type: ref, to: <kind>}`;
+every key must then be the id of one of them (the check says which is not), and the table shows
+each row with the entity's name, linked. Player counts and ranges as keys are written as text
+(`"2"`, `"4+"`).""", (model.Table, model.Column, model.TableRule), example="""\
 tables:
   - id: conflict-dice
     title: Extra conflict dice per conflict threshold
@@ -221,6 +223,14 @@ tables:
       - ["4+", 1]
     rules:
       - {rule: non-increasing, column: extra}
+  - id: rank-points
+    title: Points per rank
+    columns:
+      - {id: rank, title: Rank, type: ref, to: rank}
+      - {id: points, title: Points, type: integer}
+    rows:
+      - [king, 4]
+      - [queen, 3]
 """, after=_table_rules()),
     Topic("procedures", "`procedures`", """\
 Solo-bot decision processes. The check proves every target exists, every node is reachable from

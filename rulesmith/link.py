@@ -228,7 +228,7 @@ def resolve(game: Game, index: Index, problems: Problems) -> None:
             if target not in index.targets:
                 if ident in game.invalid_ids:
                     continue  # declared in a file that failed validation: reported there
-                unread = game.missing_because_unread(f"{target}, referred to here,", target)
+                unread = game.missing_because_unread(f"reference {target}", target)
                 if unread:
                     problems.add(where, *unread)
                     continue

@@ -285,9 +285,8 @@ class Table(Fidelity):
     module: Id | None = Field(default=None, description=NO_MODULE)
     source: Source | None = Field(default=None, description="Where in the rulebook it comes from.")
     description: Text = Field(default="", description="Shown above the table (Markdown).")
-    columns: list[Column] = Field(min_length=1, description="In order; the first column is the row's key.")
-    rows_are: Id | None = Field(default=None, description="The rows are the entities of this kind: each key (first "
-                                "cell) is the id of one of them, checked, and shown with the entity's name.")
+    columns: list[Column] = Field(min_length=1, description="In order; the first column is the row's key (a "
+                                  "`ref` column makes the rows the entities of its kind).")
     rows: list[list[Any]] = Field(description="One list of cells per row, in column order.")
     rules: list[TableRule] = Field(default=[], description="Rules the check holds the table to.")
 

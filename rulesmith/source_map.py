@@ -93,7 +93,7 @@ def check_source_map(game: Game, index: Index, problems: Problems) -> None:
         for i, key in enumerate(entry.items):
             if key in index.targets or key.partition(":")[2] in game.invalid_ids:
                 continue
-            unread = game.missing_because_unread(f"{key}, in the source map,", key)
+            unread = game.missing_because_unread(f"source-map item {key}", key)
             if unread:
                 problems.add(entry.where("items", i), *unread)
                 continue
