@@ -415,7 +415,7 @@ class Icon(Located):
     """A named icon for [[icon:name]]: drawn from SVG glyphs shipped with mkdocs-material
     (Material Design Icons, Font Awesome), inlined the same way on the site and in the PDFs."""
 
-    id: Id
+    id: Id = Field(description="Used as `[[icon:id]]`; a game's icon replaces a default icon of the same id.")
     label: PlainText = Field(description="Text alternative: screen readers, PDF text, flowcharts.")
     glyphs: list[Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]+(/[a-z0-9-]+)+$")]] = Field(
         min_length=1, description="Glyph names under material/templates/.icons, e.g. material/flag.")
