@@ -32,8 +32,9 @@ class Checked:
         if not without:
             return []
         shown = ", ".join(without[:3]) + (" …" if len(without) > 3 else "")
-        return [f"{len(without)} item{'s' if len(without) != 1 else ''} name no module ({shown}): "
-                "they apply with every module (`rulesmith format modules`)"]
+        one = len(without) == 1
+        return [f"{len(without)} {'item names' if one else 'items name'} no module ({shown}): "
+                f"{'it applies' if one else 'they apply'} with every module (`rulesmith format modules`)"]
 
 
 def check_content(content_dir: Path, today: datetime.date | None = None) -> list[Checked]:
