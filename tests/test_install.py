@@ -95,6 +95,7 @@ def test_no_project_is_a_clear_error(installed, tmp_path):
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.pdf  # the build makes the new game's PDFs
 def test_a_contributor_starts_a_game_in_an_empty_folder(installed, tmp_path):
     """`rulesmith new mygame && rulesmith check && rulesmith build`, with the wheel, in an empty folder."""
     folder = tmp_path / "my-rules"
