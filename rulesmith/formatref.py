@@ -33,7 +33,7 @@ class Topic:
     intro: str  # Markdown, before the fields
     models: tuple[type[BaseModel], ...] = ()  # whose fields are listed, in this order
     example: str = ""  # YAML, checked against the model by the tests
-    after: str = ""  # Markdown, after the fields
+    after: str | typing.Callable[[], str] = ""  # Markdown after the fields (or what makes it, when rendered)
 
 
 def _field_types() -> str:
@@ -43,6 +43,20 @@ def _field_types() -> str:
 
 def _table_rules() -> str:
     return "Table rules (`rule:`):\n\n" + "\n".join(f"- `{name}`: {text}" for name, text in model.TABLE_RULES.items())
+
+
+def _aid_kinds() -> str:
+    from . import aidkinds  # (it reads the game; imported when the text is made)
+
+    plans = {"required": "made only when the game plans it", "optional": "a plan is optional",
+             "none": "takes no plan"}
+    papers = " and ".join(paper.name for paper in aidkinds.geometry().papers)
+    return f"Aid kinds (`aid:`), each in {papers}:\n\n" + "\n".join(
+        f"- `{k.key}`, {k.title}: {k.contains} {plans.get(k.plan, k.plan).capitalize()}"
+        + ("; only for a game with procedures" if k.needs == "procedures" else "")
+        + (f"; at most {k.budget.get('pages', 0)} pages" + (f" + {k.budget['per_procedure']} per procedure"
+           if k.budget.get("per_procedure") else "") if k.budget else "; no page budget") + "."
+        for k in aidkinds.kinds())
 
 
 def _functions() -> str:
@@ -348,7 +362,7 @@ aids:
         title: "Storms, in short"
         condensed: |
           On a 6 a storm hits every ship at sea.
-"""),
+""", after=_aid_kinds),
 )
 BY_ID = {t.id: t for t in TOPICS}
 ALIASES = {"source-map": "source_map", "terms": "glossary", "game.yaml": "game", "aid": "aids",
@@ -468,8 +482,9 @@ def render_topic(topic: Topic, level: int = 2) -> str:
     if topic.example:
         parts.append(f"```yaml\n{topic.example.rstrip()}\n```")
     parts += [fields_table(cls) for cls in topic.models]
-    if topic.after:
-        parts.append(topic.after.strip())
+    after = topic.after() if callable(topic.after) else topic.after
+    if after:
+        parts.append(after.strip())
     parts.append(f"*`rulesmith format {topic.id}` prints this part.*")
     return "\n\n".join(parts) + "\n"
 
