@@ -13,6 +13,7 @@ import pytest
 
 from conftest import GAMES
 
+from rulesmith.load import display_path
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
 from rulesmith.source_map import coverage, seeds_dir
@@ -142,3 +143,19 @@ def test_unknown_source_and_items_or_reason(tmp_path, monkeypatch):
     assert any("unknown source 'kore' (did you mean core?)" in p for p in found)
     found = problems(tmp_path / "b", monkeypatch, MAP.replace('not_content: "page header"', "items: []"))
     assert any("source-map.yaml:3:" in p and "either `items" in p for p in found)
+
+
+def test_unmapped_lines_that_an_unreadable_file_may_map_say_so(tmp_path, monkeypatch):
+    broken = 'source_map:\n  - {source: core, lines: "3", not_content: "page header"\n'  # never closed
+    (tmp_path / "seeds").mkdir(parents=True)
+    (tmp_path / "seeds" / "mini.txt").write_text("one\ntwo\nthree\n", encoding="utf-8")
+    monkeypatch.setenv("RULESMITH_SOURCES", str(tmp_path / "seeds"))
+    content = write_game(tmp_path, **{"source-map.yaml": MAP.replace('  - {source: core, lines: "3", not_content: "page header"}\n', ""),
+                                      "source-map-2.yaml": broken})
+    with pytest.raises(ContentError) as error:
+        check_content(content)
+    messages = [(Path(p.file).name, p.message) for p in error.value.problems]
+    assert ("game.yaml", "the source map of lines 3 of mini.txt may be in "
+            f"{display_path(content / 'mini' / 'source-map-2.yaml')}, which could not be read") in messages
+    assert [m for f, m in messages if "not in the source map" in m] == []
+    assert len([f for f, _ in messages if f == "source-map-2.yaml"]) == 1  # its own error, once
