@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -61,7 +62,11 @@ def cmd_schema(args) -> int:
 def cmd_format(args) -> int:
     from .formatref import render
 
-    sys.stdout.write(render(args.topic))
+    try:
+        sys.stdout.write(render(args.topic))
+        sys.stdout.flush()
+    except BrokenPipeError:  # `rulesmith format | head`: the reader stopped early
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # as the Python docs advise
     return 0
 
 
