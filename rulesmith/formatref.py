@@ -461,7 +461,7 @@ def _rules(cls: type[BaseModel]) -> list[str]:
 
 
 def fields_table(cls: type[BaseModel]) -> str:
-    heading = "| key | type | | what it holds |" if cls is model.ContentFile else "| field | type | | what it holds |"
+    heading = "| key | type | default | what it holds |" if cls is model.ContentFile else "| field | type | default | what it holds |"
     lines = [f"**{_name(cls)}**" + (f": {' '.join((cls.__doc__ or '').split())}" if cls.__doc__ else ""), "",
              heading, "|---|---|---|---|"]
     for name, info in cls.model_fields.items():
