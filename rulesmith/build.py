@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from .pipeline import Checked, check_content
-from .files import write_atomic, write_if_changed
+from .files import exchange, make_readable, write_atomic, write_if_changed
 from .engines import DEFAULT_ENGINE, ENGINES
 from .mkdocs_config import write_config
 from .problems import UsageError
@@ -162,16 +162,39 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
 def _build_site(engine: str, config: Path, site: Path) -> None:
     try:
         site.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".site-", dir=site.parent))
+        _remove_abandoned(site.parent)
+        staging = Path(tempfile.mkdtemp(prefix=f"{STAGING}{os.getpid()}-", dir=site.parent))
     except OSError as error:
         raise UsageError(f"cannot write the site to {site}: {error.strerror}",
                          "choose a folder you can write to with --site") from None
     try:
         ENGINES[engine](config, staging)
+        make_readable(staging)
         _swap(staging, site)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+
+
+STAGING = ".site-"  # a site being built, or the old one being removed: .site-<pid>-…
+
+
+def _remove_abandoned(folder: Path) -> None:
+    """Staging folders left by a build that was killed (its process is gone)."""
+    for path in folder.glob(f"{STAGING}*"):
+        pid = path.name[len(STAGING):].split("-")[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 SITE_RECORD = "site-built.json"  # in the work folder: what the site on disk was built from
@@ -229,9 +252,7 @@ def _remember_site(work: Path, site: Path, inputs: str) -> None:
 
 
 def _swap(staging: Path, site: Path) -> None:
-    """Replace the old site with the new one by renames, so readers never see half a site."""
-    old = site.with_name(f".{site.name}-old-{os.getpid()}")
-    if site.exists():
-        site.rename(old)
-    staging.rename(site)
-    shutil.rmtree(old, ignore_errors=True)
+    """Replace the old site with the new one in one exchange of names, so readers never see half
+    a site, nor none; the old one is then removed from the staging name."""
+    exchange(staging, site)
+    shutil.rmtree(staging, ignore_errors=True)

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import datetime
 import re
-from html.parser import HTMLParser
 from dataclasses import dataclass
 
-from . import aidkinds, model, values
+from . import aidkinds, model, text_safety, values
 from .condensed import unfaithful_numbers
 from .items import all_items
 from .expressions import ExpressionError, evaluate, plain
@@ -21,8 +20,6 @@ from .source_map import check_source_map
 
 STATUSES = ("verified", "unverified", "missing", "reconstructed", "contradictory")
 RAW_HTML = re.compile(r"<[A-Za-z/!?]")
-MD_LINK = re.compile(r"\]\(\s*<?([^)\s>]*)")
-MD_LINK_DEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(\s|$)", re.MULTILINE)
 
 
 def check_game(game: Game, index: Index, problems: Problems, today: datetime.date | None = None) -> None:
@@ -110,40 +107,25 @@ def check_texts(game: Game, problems: Problems) -> None:
             where = text.item._file.find_text(base, text.value[match.start():].split("\n", 1)[0])
             problems.add(where, "raw HTML is not allowed in content text",
                          "write Markdown; for a literal '<' add a space after it")
-        bad = [url for url in MD_LINK.findall(text.value) + [m[0] for m in MD_LINK_DEF.findall(text.value)]
-               if not url.startswith("https://")]
-        if "]:" in text.value or "](" in text.value:  # what Markdown really links to (nested definitions …)
-            bad += [url for url in _rendered_targets(text.value) if not url.startswith("https://")
-                    and not any(url.startswith(b) or b.startswith(url) for b in bad if b)]
-        for url in bad:
-            where = text.item._file.find_text(base, url or "](")
-            problems.add(where, f"link target '{url}' is not allowed",
-                         "links in content must be https:// URLs; use [[kind:id]] for references")
+        for message, part in text_safety.judge(text.value):
+            hint = ("links in content must be https:// URLs; use [[kind:id]] for references" if "link" in message
+                    else "split it with a blank line, or into subsections" if "paragraph" in message
+                    else "write Markdown only; content text never becomes markup")
+            problems.add(text.item._file.find_text(base, part), message, hint)
 
 
-_markdown = None
-
-
-class _Targets(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.found = []
-
-    def handle_starttag(self, tag, attrs):
-        self.found += [value or "" for name, value in attrs if name in ("href", "src")]
-
-
-def _rendered_targets(text: str) -> list[str]:
-    """Link and image targets Python-Markdown makes of a text (references left out)."""
-    global _markdown
-    if _markdown is None:
-        import markdown
-
-        _markdown = markdown.Markdown(extensions=["admonition", "tables"])  # as mkdocs.yml, less attr_list/toc
-    escaped = REFERENCE.sub("", text).replace("&", "&amp;").replace("<", "&lt;")  # as render.markup does
-    targets = _Targets()
-    targets.feed(_markdown.reset().convert(escaped))
-    return targets.found
+def _type_hint(kind: str, value) -> str:
+    """How to write a value of this type, for the value that was written."""
+    if kind in ("integer", "number"):
+        text = str(value).strip()
+        if isinstance(value, str) and text.lstrip("-").replace(".", "", kind == "number").isdigit():
+            return f"write the number without quotes: {text}"
+        return "write a whole number, e.g. 3" if kind == "integer" else "write a number, e.g. 2.5"
+    if kind == "boolean":
+        return "write true or false (without quotes)"
+    if kind in ("text", "string", "enum", "ref"):
+        return f"quote it: '{value}'" if not isinstance(value, (dict, list)) else "write one value, not a list or mapping"
+    return "quote text; write numbers and true/false without quotes"
 
 
 def check_value(value, spec, index: Index, where, problems: Problems, label: str, at=None) -> None:
@@ -190,7 +172,7 @@ def check_value(value, spec, index: Index, where, problems: Problems, label: str
         return
     if value is None or not checks[kind](value):
         problems.add(where, f"{label} must be {'an' if kind[0] in 'aeiou' else 'a'} {kind}, got {value!r}",
-                     "quote text; write numbers and true/false without quotes")
+                     _type_hint(kind, value))
         return
     if kind == "enum" and value not in spec.values:
         problems.add(where, f"{label}: '{value}' is not one of {', '.join(spec.values)}",
@@ -244,6 +226,21 @@ def _ordered(values, rule):
     return [i + 1 for i, (a, b) in enumerate(pairs) if not compare(a, b)]
 
 
+def _of_column_type(value, column) -> bool:
+    """Whether a cell's value has its column's type (so a table rule can compare it)."""
+    if value is None:
+        return False
+    if column.type in ("integer", "number"):
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and \
+            (column.type == "number" or isinstance(value, int))
+    return True
+
+
+def _number(value) -> str:
+    """A number as a reader writes it: 127, not 127.0."""
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+
+
 def check_tables(game: Game, index: Index, problems: Problems) -> None:
     tables = {t.id: t for t in game.tables}
     kinds = {k.id: k for k in game.kinds}
@@ -275,7 +272,9 @@ def check_tables(game: Game, index: Index, problems: Problems) -> None:
             rows = [row for row in table.rows if len(row) == len(columns)
                     and plain(row[0]) not in rule.except_]
             # (row number in the table, key, value) of every cell the rule holds over
-            known = [(table.rows.index(row), plain(row[0]), plain(row[c])) for row in rows if plain(row[c]) is not None]
+            # A cell of the wrong type is reported by check_value; the rule holds over the others.
+            known = [(table.rows.index(row), plain(row[0]), plain(row[c])) for row in rows
+                     if _of_column_type(plain(row[c]), table.columns[c])]
             message, first_bad = None, None
             if rule.rule in ("non-decreasing", "non-increasing", "increasing", "decreasing"):
                 try:
@@ -302,7 +301,7 @@ def check_tables(game: Game, index: Index, problems: Problems) -> None:
             elif rule.rule == "sum":
                 total = sum(v for _, _, v in known)
                 if rule.equals is None or total != rule.equals:
-                    message = f"table rule broken: '{rule.column}' sums to {total}, expected {rule.equals}"
+                    message = f"table rule broken: '{rule.column}' sums to {_number(total)}, expected {_number(rule.equals)}"
             elif rule.rule == "matches":
                 other = tables.get(rule.table or "")
                 if other is None:
@@ -545,9 +544,6 @@ def check_errata(game: Game, index: Index, problems: Problems, today: datetime.d
         if erratum.date > today:
             problems.add(erratum.where("date"), f"erratum date {erratum.date} is in the future",
                          f"use the date the erratum was published, on or before {today}")
-        if erratum.source.url is not None and not erratum.source.url.startswith("https://"):
-            problems.add(erratum.where("source", "url"), f"erratum source url '{erratum.source.url}' is not https",
-                         "link to an https:// page, or leave url out")
         if same_value(erratum.old, erratum.new):
             problems.add(erratum.where("old"), f"erratum '{erratum.id}' changes nothing (old equals new)",
                          "record the value before the change as old")

@@ -141,8 +141,9 @@ def add_erratum(content_dir: Path, game_id: str, target: str, field: str, new_va
     date = date or today
     if source_kind not in SOURCE_KINDS:
         raise ErrataError(f"unknown source '{source_kind}' (one of {', '.join(SOURCE_KINDS)})")
-    if url is not None and not url.startswith("https://"):
-        raise ErrataError(f"--url '{url}' is not an https:// link")
+    url_problem = model.https_url_problem(url) if url is not None else None
+    if url_problem:
+        raise ErrataError(f"--url is refused: {url_problem} (give the https:// address of the page as a browser shows it)")
     if not note.strip() or not description.strip():
         raise ErrataError("--note and --description must say something")
     folder = content_dir / game_id

@@ -34,3 +34,33 @@ def write_if_changed(path: Path, data: bytes) -> bool:
         return False
     write_atomic(path, data)
     return True
+
+
+def exchange(new: Path, old: Path) -> None:
+    """Put folder `new` where `old` is, in one step: Linux exchanges the two names atomically
+    (renameat2 RENAME_EXCHANGE), so a reader finds the old folder or the new one, never none.
+    Afterwards `new`'s name holds the old folder. Where the system cannot exchange, two renames."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    renameat2 = getattr(libc, "renameat2", None)
+    if renameat2 is not None and old.exists():
+        at_fdcwd, rename_exchange = -100, 2
+        if renameat2(at_fdcwd, os.fsencode(new), at_fdcwd, os.fsencode(old), rename_exchange) == 0:
+            return
+    aside = old.with_name(f"{old.name}.{os.getpid()}.aside")
+    if old.exists():
+        old.rename(aside)
+    new.rename(old)
+    if aside.exists():
+        aside.rename(new)
+
+
+def make_readable(folder: Path) -> None:
+    """Folders 0755 and files 0644 at least: a web server running as another user can serve them
+    (temporary folders are created 0700)."""
+    for root, dirs, files in os.walk(folder):
+        os.chmod(root, os.stat(root).st_mode | 0o755)
+        for name in files:
+            path = os.path.join(root, name)
+            os.chmod(path, os.stat(path).st_mode | 0o644)

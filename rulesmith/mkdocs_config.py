@@ -8,6 +8,7 @@ from pathlib import Path
 import mergedeep
 import yaml
 
+from . import markdown_config
 from .files import write_if_changed
 from .problems import UsageError
 from .project import Project, templates
@@ -29,7 +30,13 @@ def settings(project: Project) -> dict:
     """The package's MkDocs defaults with the project's mkdocs.yml laid over them."""
     merged = _read(templates() / "mkdocs.yml")
     if project.mkdocs_config is not None:
-        mergedeep.merge(merged, _read(project.mkdocs_config), strategy=mergedeep.Strategy.REPLACE)
+        own = _read(project.mkdocs_config)
+        if "markdown_extensions" in own:
+            raise UsageError(f"{project.mkdocs_config}: markdown_extensions cannot be set here",
+                             "remove it: content is read with Rulesmith's one Markdown configuration, "
+                             "so that the check sees what readers get")
+        mergedeep.merge(merged, own, strategy=mergedeep.Strategy.REPLACE)
+    merged["markdown_extensions"] = markdown_config.mkdocs_extensions()
     return merged
 
 

@@ -42,8 +42,13 @@ MARKDOWN = TextFormat("markdown")
 # read differently instead, once, here: a tag opener ('<' then a letter, '/', '!' or '?'), a
 # character reference (what html.unescape would change) and control characters. 'a < b', '<3'
 # and 'R&D' stay allowed.
-PLAIN_TEXT_REFUSED = re.compile(r"<[A-Za-z/!?]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|&#[xX]?[0-9A-Fa-f]*;?|&[A-Za-z][A-Za-z0-9]*;?")
-PLAIN_TEXT_PATTERN = r"^(?![\s\S]*<[A-Za-z/!?])(?![\s\S]*&(#|[A-Za-z][A-Za-z0-9]*;))[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$"
+# Bidirectional overrides and zero-width characters are refused too: they can make one card's
+# name look like another's.
+INVISIBLE = "\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
+PLAIN_TEXT_REFUSED = re.compile(r"<[A-Za-z/!?]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f" + INVISIBLE
+                                + r"]|&#[xX]?[0-9A-Fa-f]*;?|&[A-Za-z][A-Za-z0-9]*;?")
+PLAIN_TEXT_PATTERN = (r"^(?![\s\S]*<[A-Za-z/!?])(?![\s\S]*&(#|[A-Za-z][A-Za-z0-9]*;))[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f"
+                      + INVISIBLE + r"]*$")
 
 
 def refused_plain_text(value: str) -> re.Match | None:
@@ -61,7 +66,8 @@ def plain_text_problem(value: str) -> str | None:
         return None
     part = match.group(0)
     shown = (f"the tag opener '{part}'" if part.startswith("<") else f"the character reference '{part}'"
-             if part.startswith("&") else f"the control character {part!r}")
+             if part.startswith("&") else f"the control character {part!r}" if ord(part) < 0x80
+             else f"the invisible character U+{ord(part):04X}")
     return f"plain text may not contain {shown}: names and titles are shown as written, never as markup"
 
 
@@ -75,6 +81,52 @@ def _refuse_markup(value: str) -> str:
 # A name, title, term or label: shown as written everywhere (pages, navigation, PDFs, flowcharts).
 PlainText = Annotated[str, PLAIN, AfterValidator(_refuse_markup),
                       WithJsonSchema({"type": "string", "pattern": PLAIN_TEXT_PATTERN})]
+_URL_REFUSED = re.compile(r"[\s\x00-\x1f\x7f\"'<>\\`]")
+_HOST = re.compile(r"^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$")
+
+
+def https_url_problem(value: str) -> str | None:
+    """Why a URL is refused, or None: the one rule for every URL field (errata, rulings, any
+    record) and every link in content text. Parsed, not prefix-matched: https, a real host name,
+    nothing that could end a link or an attribute (spaces, quotes, angle brackets, backslashes,
+    backticks), parentheses only in pairs."""
+    from urllib.parse import urlsplit
+
+    bad = _URL_REFUSED.search(value)
+    if bad:
+        return f"a URL may not contain {bad.group(0)!r}" if not bad.group(0).isspace() else "a URL may not contain spaces"
+    depth = 0
+    for char in value:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth < 0:
+            break
+    if depth != 0:
+        return "a URL's parentheses must come in pairs"
+    try:
+        parts = urlsplit(value)
+        port = parts.port
+    except ValueError as error:
+        return f"not a URL ({error})"
+    if parts.scheme != "https":
+        return "only https:// links are allowed"
+    host = (parts.hostname or "")
+    if not _HOST.match(host) or parts.username or parts.password or port == 0:
+        return f"'{host or value}' is not a host name"
+    return None
+
+
+def _https_url(value: str) -> str:
+    problem = https_url_problem(value)
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
+# A link to a source: an https URL with a host (https_url_problem).
+HttpsUrl = Annotated[str, AfterValidator(_https_url),
+                     WithJsonSchema({"type": "string", "format": "uri", "pattern": r"^https://[^\s\"'<>\\`]+$"})]
+
+
 # Markdown with [[kind:id]] references and [[icon:name]] icons; checked by check.check_texts.
 Markdown = Annotated[str, MARKDOWN]
 Text = Markdown
@@ -142,12 +194,24 @@ class Fidelity(Located):
         return self
 
 
+def _inside_sources(value: str) -> str:
+    """A source text is read from inside the sources folder only: no absolute path, no '..'."""
+    import posixpath
+
+    if value.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", value) or "\\" in value:
+        raise ValueError("a source file is a path inside the sources folder, written with '/' (not absolute)")
+    if ".." in posixpath.normpath(value).split("/") or ".." in value.split("/"):
+        raise ValueError("a source file may not leave the sources folder ('..')")
+    return value
+
+
 class SourceText(Strict):
     """A rulebook text the game is transcribed from, one line of the text per line of the file."""
 
     id: Id = Field(description="Used by `source: {file: …}` and by the source map.")
-    file: PlainText = Field(description="Path of the text file, relative to the game's `sources_folder` "
-                            "(or, without one, to the project: the folder that holds `content/`).")
+    file: Annotated[PlainText, AfterValidator(_inside_sources)] = Field(
+        description="Path of the text file, relative to the game's `sources_folder` (or, without one, to the "
+                    "project: the folder that holds `content/`), written with '/', never absolute nor with '..'.")
     title: PlainText = Field(description="The rulebook's title, as readers know it.")
 
 
@@ -322,6 +386,12 @@ class Procedure(Fidelity):
     nodes: list[Node] = Field(min_length=1, description="In the order of the numbered list.")
 
 
+# A worked example's inputs and printed result: numbers, booleans and plain text only, so no
+# example can carry markup into a page.
+ExampleValue = bool | int | float | PlainText
+InputName = Annotated[str, StringConstraints(pattern=r"^[a-z_][a-z0-9_]*$")]
+
+
 class Example(Fidelity):
     """A worked example printed in the rulebook, recomputed from the data by the check."""
 
@@ -332,11 +402,13 @@ class Example(Fidelity):
     text: Text = Field(description="The example as printed (Markdown).")
     printed: bool = Field(default=True, description="False for a check case that applies a stated rule "
                           "rather than an example printed in the rulebook.")
-    inputs: dict[str, Any] = Field(default={}, description="Named values the expression uses; a value may be a "
-                                   "value reference, `\"[[value:country:nigeria.ct]]\"`, read from the data.")
+    inputs: dict[InputName, ExampleValue | list[ExampleValue]] = Field(
+        default={}, description="The example's numbers by name: a number, true/false, a value reference "
+        "`\"[[value:country:nigeria.ct]]\"` (read from the data) or a short plain text; or a list of these.")
     expression: str | None = Field(default=None, description="How the result is computed (see expressions); "
                                    "leave it out for an example that is not arithmetic.")
-    result: Any = Field(default=None, description="The result the rulebook prints.")
+    result: ExampleValue | list[ExampleValue] | None = Field(
+        default=None, description="What the rulebook prints as the result (a number, true/false, a short text).")
 
 
 class Term(Located):
@@ -377,7 +449,7 @@ class ErratumSource(Strict):
 
     kind: Literal["publisher-faq", "reader-report", "transcription-fix"] = Field(description="The kind of source.")
     description: PlainText = Field(description="Names it: `Publisher FAQ v2`.")
-    url: str | None = Field(default=None, description="An https:// link to it.")
+    url: HttpsUrl | None = Field(default=None, description="An https:// link to it.")
 
 
 class Erratum(Located):
@@ -493,6 +565,8 @@ def _has_format(annotation, metadata, fmt: TextFormat) -> bool:
         return True
     if typing.get_origin(annotation) is Annotated:
         return any(m is fmt for m in typing.get_args(annotation)[1:])
+    if typing.get_origin(annotation) is dict:
+        return False  # a mapping of values (an example's inputs): each value is validated by its type
     return any(_has_format(arg, (), fmt) for arg in typing.get_args(annotation))
 
 

@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
+
+# Characters a terminal would act on or hide (control, bidirectional, zero-width): shown as \\u…
+_UNSHOWABLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+
+
+def printable(text: str) -> str:
+    """Text safe to print to a terminal: nothing in it is executed or hidden."""
+    return _UNSHOWABLE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
 
 
 @dataclass(frozen=True, order=True)
@@ -16,7 +25,7 @@ class Problem:
 
     def __str__(self) -> str:
         text = f"{self.file}:{self.line}:{self.column}: {self.message}"
-        return f"{text} ({self.hint})" if self.hint else text
+        return printable(f"{text} ({self.hint})" if self.hint else text)
 
 
 @dataclass

@@ -149,8 +149,6 @@ def serve(content: Path, dev_addr: str) -> int:
 
 def _serve(preview: Preview) -> None:
     """What `mkdocs serve` does, with our builder and watcher (mkdocs/commands/serve.py)."""
-    from mkdocs.livereload import LiveReloadServer
-
     config = preview.config()
     host, port = config.dev_addr
     mount = urlsplit(config.site_url or "/").path
@@ -159,8 +157,8 @@ def _serve(preview: Preview) -> None:
     # leaving duplicates; mkdocs_hook.py merges it instead.
     config.plugins.on_startup(command="serve", dirty=False)
     try:
-        server = LiveReloadServer(builder=preview.build, host=host, port=port, root=str(preview.site),
-                                  mount_path=mount)
+        server = _server_class()(builder=preview.build, host=host, port=port, root=str(preview.site),
+                                 mount_path=mount)
     except OSError as error:
         raise UsageError(f"cannot serve on {host}:{port}: {error.strerror}",
                          "another program uses that port: pass --dev-addr 127.0.0.1:<another port>") from None
@@ -180,6 +178,19 @@ def _serve(preview: Preview) -> None:
     finally:
         server.shutdown()
         config.plugins.on_shutdown()
+
+
+def _server_class():
+    from mkdocs.livereload import LiveReloadServer
+
+    class Server(LiveReloadServer):
+        def _serve_request(self, environ, start_response):  # MkDocs' own, for the pinned version
+            # A path with a NUL byte names no file; MkDocs would fail opening it (a traceback).
+            if "\x00" in environ.get("PATH_INFO", ""):
+                return None  # Not found
+            return super()._serve_request(environ, start_response)
+
+    return Server
 
 
 def _error_page(site: Path, code: int) -> bytes | None:

@@ -40,13 +40,31 @@ def source_lines(game: Game, source_id: str) -> list[str] | None:
     source = next((s for s in game.info.sources if s.id == source_id), None)
     if source is None:
         return None
-    path = source_path(game, source)
+    folder = seeds_dir(game).resolve()
+    path = (folder / source.file).resolve()
+    if not path.is_relative_to(folder):  # a link that leads out of the sources folder
+        raise SourceTextError(f"source text '{source.file}' lies outside the sources folder",
+                              "keep the rulebook texts inside the sources folder")
     if not path.is_file():
         return None
     try:
-        return path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
+        return path.read_bytes().decode("utf-8").splitlines()
+    except UnicodeDecodeError as error:
+        raise SourceTextError(f"source text '{source.file}' is not UTF-8 (byte {error.start + 1})",
+                              "save the rulebook text as UTF-8") from None
+    except OSError:
         return None
+
+
+class SourceTextError(Exception):
+    def __init__(self, message: str, hint: str):
+        super().__init__(message)
+        self.hint = hint
+
+
+def source_where(game: Game, source) -> tuple[str, int, int]:
+    n = game.info.sources.index(source)
+    return game.info.where("sources", n, "file")
 
 
 def line_range(lines: str) -> tuple[int, int]:
@@ -58,14 +76,19 @@ def check_source_map(game: Game, index: Index, problems: Problems) -> None:
     """Every entry names a declared text, a range within it and items that exist; no two ranges
     overlap; and, with the texts found, every line is mapped. Without a text: a warning."""
     sources = {s.id: s for s in game.info.sources}
-    texts = {sid: source_lines(game, sid) for sid in sources}
-    for number, source in enumerate(game.info.sources):
-        if texts[source.id] is None:
-            path = source_path(game, source)
-            problems.warn(game.info.where("sources", number, "file"),
-                          f"source text '{source.id}' not found at {_shown(path)}: the source map is unchecked "
-                          f"against it", "put the rulebook text there, or give game.sources_folder (relative to "
-                          "the project) or $RULESMITH_SOURCES; see `rulesmith format game`")
+    texts: dict[str, list[str] | None] = {}
+    for sid, source in sources.items():
+        try:
+            texts[sid] = source_lines(game, sid)
+        except SourceTextError as error:
+            texts[sid] = None
+            problems.add(source_where(game, source), str(error), error.hint)
+            continue
+        if texts[sid] is None:
+            problems.warn(source_where(game, source),
+                          f"source text '{source.id}' not found at {_shown(source_path(game, source))}: the source "
+                          f"map is unchecked against it", "put the rulebook text there, or give game.sources_folder "
+                          "(relative to the project) or $RULESMITH_SOURCES; see `rulesmith format game`")
     seen: dict[str, list[tuple[int, int, object]]] = {}
     for entry in game.source_map:
         if entry.source not in sources:
@@ -147,7 +170,10 @@ def coverage(game: Game) -> list[Coverage]:
     """Per source text: how many of its lines the map covers, and the ranges it does not."""
     result = []
     for source in game.info.sources:
-        text = source_lines(game, source.id)
+        try:
+            text = source_lines(game, source.id)
+        except SourceTextError:  # reported by the check
+            continue
         if text is None:
             continue
         covered = [False] * len(text)

@@ -132,6 +132,17 @@ def test_a_bad_edit_is_located_and_the_last_good_page_stays(server):
     wait_for("the fixed page", lambda: "Betamax Bad" in (server.get(CARDS) or ""), server)
 
 
+def test_a_path_with_a_nul_byte_is_not_found(server):
+    import urllib.error
+
+    for path in ("%00", "demo/%00.html", "demo/kinds/%00"):
+        with pytest.raises(urllib.error.HTTPError) as error:
+            urllib.request.urlopen(server.url + path, timeout=10)
+        assert error.value.code == 404
+    assert "Traceback" not in server.output()
+    assert server.get(CARDS) is not None  # still serving
+
+
 def test_a_new_page_reaches_the_navigation_of_every_page(server):
     server.save("demo/rules/50-extra.yaml", (
         "defaults: {module: base, source: {section: Extra, page: 9}}\n"

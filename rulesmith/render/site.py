@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 import jinja2
+from markupsafe import Markup
 
 from .. import model, values
 from ..expressions import plain
@@ -23,7 +24,7 @@ from ..pipeline import Checked
 from . import layout
 from .flowchart import inline_svg, numbering
 from ..glyphs import glyph_svg
-from .markup import escape_inline, plain_text, render_text, table_cell
+from .markup import escape_inline, escape_url, markdown_value, plain_text, render_text, table_cell
 from .overview import bot_turn, play
 from .walker import walker_steps
 
@@ -44,12 +45,16 @@ class Site:
 
 @lru_cache(maxsize=1)  # compiled templates are kept; Jinja reloads a template whose file changed
 def environment() -> jinja2.Environment:
+    # Escape by default: every `{{ value }}` is escaped for Markdown and HTML (markup.markdown_value)
+    # unless it is Markup: checked Markdown (PageContext.md) or markup this package built.
+    # `autoescape` makes macros return Markup, so their output is not escaped twice.
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES / "site"), autoescape=False,
+        loader=jinja2.FileSystemLoader(TEMPLATES / "site"), autoescape=True, finalize=markdown_value,
         # Comments are {## … ##} because Markdown attribute lists use {#id}.
         comment_start_string="{##", comment_end_string="##}",
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
-    env.filters["inline"] = escape_inline
+    env.filters["inline"] = env.filters["e"] = env.filters["escape"] = markdown_value
+    env.filters["url"] = lambda url: Markup(escape_url(url))
     env.globals["STATUS_LABELS"] = layout.STATUS_LABELS
     env.globals["reads_data"] = values.reads_data
     env.globals["value_inputs"] = values.value_inputs
@@ -63,50 +68,57 @@ class PageContext:
     def __init__(self, game: Game, index: Index, page: str):
         self.game, self.index, self.page = game, index, page
 
-    def href(self, key: str) -> str:
+    # Every method a template calls returns Markup (text it may print as it is) or plain data;
+    # inside, text is built as str and marked only on the way out.
+
+    def href(self, key: str) -> Markup:
         target_page, anchor = layout.page_of(self.game, self.index, key)
-        return layout.link(self.page, target_page, anchor)
+        return Markup(escape_url(layout.link(self.page, target_page, anchor)))
 
-    def to(self, path: str, anchor: str = "") -> str:
-        return layout.link(self.page, path, anchor)
+    def to(self, path: str, anchor: str = "") -> Markup:
+        return Markup(escape_url(layout.link(self.page, path, anchor)))
 
-    def md(self, text: str | None) -> str:
-        return render_text(text or "", self.index, self.href)
+    def md(self, text: str | None) -> Markup:
+        """A Markdown field of the content, which the check has judged as readers get it."""
+        return Markup(render_text(str(text or ""), self.index, self.href))
 
-    def cell(self, text: str | None) -> str:
-        return table_cell(self.md(text))
+    def cell(self, text: str | None) -> Markup:
+        return Markup(table_cell(self.md(text)))
 
-    def summary(self, text: str | None) -> str:
+    def summary(self, text: str | None) -> Markup:
         """One line about a game for its home-page card: the first sentence (up to a colon) of a
         text, as plain escaped text."""
         first = plain_text(text or "", self.index).split("\n\n")[0].replace("\n", " ")
         first = first.split(". ")[0].split(": ")[0].rstrip(".")
-        return escape_inline(first + ".") if first else ""
+        return Markup(escape_inline(first + ".") if first else "")
 
     def name(self, key: str) -> str:
         return self.index.name(key)
 
-    def ref(self, key: str) -> str:
-        return f"[{escape_inline(self.index.name(key))}]({self.href(key)})"
+    def ref(self, key: str) -> Markup:
+        return Markup(f"[{escape_inline(self.index.name(key))}]({self.href(key)})")
 
     def backlinks(self, key: str) -> list[str]:
         return [k for k in self.index.backlinks.get(key, []) if k in self.index.targets]
 
-    def labelled_ref(self, key: str) -> str:
+    def labelled_ref(self, key: str) -> Markup:
         """A link followed by what the target is, so two things of the same name stay apart."""
-        return f"{self.ref(key)} <small>({escape_inline(tag_of(self.game, key))})</small>"
+        return Markup(f"{self.ref(key)} <small>({escape_inline(tag_of(self.game, key))})</small>")
 
-    def value(self, raw, spec, entity_status: str = "verified", short: bool = False) -> str:
+    def value(self, raw, spec, entity_status: str = "verified", short: bool = False) -> Markup:
+        return Markup(self._shown_value(raw, spec, entity_status, short))
+
+    def _shown_value(self, raw, spec, entity_status: str, short: bool) -> str:
         """A field or cell value for a table cell, with its status marker where it has one."""
         if raw is None:
-            return self.marker("missing", "", short) if entity_status == "missing" else "—"
+            return self._marker("missing", "", short) if entity_status == "missing" else "—"
         status = raw.get("status") if isinstance(raw, dict) else None
         value = plain(raw)
         if status == "missing" or value is None and status:
-            return self.marker("missing", raw.get("note", ""), short)
+            return self._marker("missing", raw.get("note", ""), short)
         shown = self._value(value, spec)
         if status and status != "verified":
-            shown += " " + self.marker(status, raw.get("note", ""), short)
+            shown += " " + self._marker(status, raw.get("note", ""), short)
         return shown
 
     def _value(self, value, spec) -> str:
@@ -115,9 +127,9 @@ class PageContext:
         if isinstance(value, bool):
             return "Yes" if value else "No"
         if spec is not None and spec.type in ("ref", "ref-list") and f"{spec.to}:{value}" in self.index.targets:
-            return self.ref(f"{spec.to}:{value}")
+            return str(self.ref(f"{spec.to}:{value}"))
         if spec is not None and spec.type in ("text", "text-list"):
-            return self.cell(str(value))
+            return str(self.cell(str(value)))
         return table_cell(escape_inline(str(value)))
 
     def step_number(self, target: str, node_id: str) -> int | str:
@@ -134,18 +146,21 @@ class PageContext:
         return [spec.name for spec in kind.fields
                 if isinstance(entity.fields.get(spec.id), dict) and entity.fields[spec.id].get("status") == "missing"]
 
-    def marker(self, status: str, note: str, short: bool = False, names: str = "") -> str:
+    def marker(self, status: str, note: str, short: bool = False, names: str = "") -> Markup:
+        return Markup(self._marker(status, note, short, names))
+
+    def _marker(self, status: str, note: str, short: bool = False, names: str = "") -> str:
         """A quiet marker: an icon and a few words naming what is missing or doubtful. What it means
         ("check the printed card") is said once per page by legend(); the note follows only where
         the marker stands alone (not in a table cell)."""
         label = layout.STATUS_LABELS.get(status, status)
-        text = {"missing": "not in source", "contradictory": "contradictory"}.get(status, label.lower()) \
-            if short else label
+        text = escape_inline({"missing": "not in source", "contradictory": "contradictory"}.get(status, label.lower())
+                             if short else label)
         if names:
             text += ": " + escape_inline(names)
         shown = f'<span class="rs-gap rs-gap--{status}">{glyph_svg("material/alert-outline")}<em>{text}</em></span>'
         if note and not short:
-            shown += " " + table_cell(self.md(note))
+            shown += " " + table_cell(str(self.md(note)))
         return shown
 
     def has_gaps(self, prefix: str) -> bool:
@@ -259,7 +274,7 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
         nav.append({"Reference tables": page(f"{g}/tables.md", "tables.md.j2")})
     def flowchart(procedure: model.Procedure) -> str | None:
         svg = charts.get(layout.flowchart_file(g, procedure.id))
-        return inline_svg(svg, procedure.title) if svg is not None else None
+        return Markup(inline_svg(svg, procedure.title)) if svg is not None else None
 
     if game.procedures:
         nav.append({"Solo bot": [{escape_nav(p.title): page(layout.procedure_page(g, p.id), "procedure.md.j2",

@@ -1,6 +1,6 @@
 """Markdown (already made safe by render/markup.py) to HTML as printed on an aid.
 
-As the site's MkDocs converts it, with two differences for paper: a page-number placeholder
+With the one Markdown configuration (markdown_config), and two differences for paper: a page-number placeholder
 after every link to something in the same aid, and list markers printed as written (a rulebook's
 "+ 1 Model" is a plus, not a bullet).
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-import markdown
 from markupsafe import Markup
 
+from ... import markdown_config
 from .pagerefs import page_mention
 
 LINK = re.compile(r'<a href="#([^"]+)">.*?</a>')
@@ -28,15 +28,9 @@ def to_html(text: str) -> Markup:
 @lru_cache(maxsize=16384)  # the same texts come again in the other paper size and other aids
 def _to_html(text: str) -> str:
     text = PLUS_ITEM.sub(lambda m: f"{m.group(1)}- {PLUS_MARK} ", text)
-    out = _markdown().reset().convert(text)
+    out = markdown_config.to_html(text)
     out = PLUS_LI.sub(r'<li class="as-written">\1', out)
     return LINK.sub(lambda m: m.group(0) + str(page_mention(m.group(1))), out)
-
-
-@lru_cache(maxsize=1)
-def _markdown() -> markdown.Markdown:
-    """One converter for every text: building one costs more than converting a text."""
-    return markdown.Markdown(extensions=["tables"], output_format="html")
 
 
 def to_inline_html(text: str) -> Markup:

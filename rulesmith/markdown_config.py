@@ -1,0 +1,89 @@
+"""The one Markdown configuration: how content text is read, by the check, the site, the search
+index (MkDocs indexes the site's HTML) and the PDFs.
+
+The check judges the HTML this configuration produces, so what it passes is what readers get;
+the site adds only `toc` (heading anchors, no syntax of its own), the aids only their own
+post-processing of the converted HTML.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import markdown
+
+# Each extension that gives content text a syntax, with its settings.
+EXTENSIONS: list[str | dict] = [
+    "admonition",
+    "attr_list",
+    "def_list",          # the glossary: a term and its definition
+    "md_in_html",        # Markdown inside <div markdown="1">: the walker's steps, the home page's cards
+    "pymdownx.details",  # ??? collapsed blocks
+    "tables",
+]
+# The site's only addition: anchors on headings.
+SITE_EXTENSIONS: list[str | dict] = [{"toc": {"permalink": True}}]
+
+
+def mkdocs_extensions() -> list[str | dict]:
+    """`markdown_extensions:` of the generated mkdocs.yml."""
+    return EXTENSIONS + SITE_EXTENSIONS
+
+
+@lru_cache(maxsize=1)
+def converter() -> markdown.Markdown:
+    """A converter with the content's extensions (reset before each use: building one costs more
+    than converting a text)."""
+    names = [e if isinstance(e, str) else next(iter(e)) for e in EXTENSIONS]
+    configs = {next(iter(e)): next(iter(e.values())) for e in EXTENSIONS if isinstance(e, dict)}
+    return markdown.Markdown(extensions=names, extension_configs=configs, output_format="html")
+
+
+def to_html(text: str) -> str:
+    return converter().reset().convert(text)
+
+
+def unclosed_brackets(text: str) -> list[int]:
+    """Offsets of each '[' without its ']' and each '](' without its ')' in the same paragraph
+    (a backslash-escaped bracket is text): one linear pass."""
+    found: list[int] = []
+    squares: list[int] = []
+    rounds: list[int] = []
+    i, n = 0, len(text)
+    while i < n:
+        char = text[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == "\n" and text.startswith("\n\n", i):  # a paragraph ends: nothing is looked for past it
+            found += squares + rounds
+            squares, rounds = [], []
+        elif char == "[":
+            squares.append(i)
+        elif char == "]" and squares:
+            squares.pop()
+            if text.startswith("(", i + 1):
+                rounds.append(i + 1)
+                i += 1
+        elif char == "(" and rounds:
+            rounds.append(i)
+        elif char == ")" and rounds:
+            rounds.pop()
+        i += 1
+    return sorted(found + squares + rounds)
+
+
+def literal_brackets(text: str) -> str:
+    """Brackets that never close, backslash-escaped: they are text ("Done ] ["), and Python-Markdown
+    would otherwise look for the end of each one through the rest of its paragraph, so a long text
+    of open brackets took minutes. After this, conversion time grows with the text's length."""
+    if "[" not in text:
+        return text
+    unclosed = unclosed_brackets(text)
+    if not unclosed:
+        return text
+    parts, last = [], 0
+    for at in unclosed:
+        parts += [text[last:at], "\\"]
+        last = at
+    return "".join(parts) + text[last:]
