@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+import stat
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -163,11 +164,14 @@ def load_game(folder: Path, problems: Problems, root: Path) -> Game | None:
 
 def _raw_text(path: Path) -> str | None:
     """What an unreadable file says, to tell which ids it may declare (None: not even that)."""
+    if path.is_symlink():
+        return None  # what a link points at is not read (it may lie outside the content folder)
     try:
+        info = path.stat()  # never open what is not a regular file (a named pipe would block)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > 2 * 1024 * 1024:
+            return None
         raw = path.read_bytes()
     except OSError:
-        return None
-    if len(raw) > 2 * 1024 * 1024:
         return None
     return raw.decode("utf-8", errors="replace")
 
