@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import os
 import shutil
 import sys
@@ -29,15 +30,17 @@ from .render.site import render_site
 from .schema import write_schema
 
 TEMPLATES = templates()
+log = logging.getLogger(__name__)
 
 
 class Progress:
-    """Step-by-step progress on stderr, with the time of each step; within a long step (the PDFs),
-    a count that rewrites its own line on a terminal and stays silent elsewhere (logs, CI)."""
+    """Step-by-step progress on the `rulesmith` logger, with the time of each step; within a long
+    step (the PDFs), a count that rewrites its own line on a terminal and stays silent elsewhere
+    (logs, CI, -q)."""
 
     def __init__(self, quiet: bool):
-        self.quiet, self.timings = quiet, {}
-        self.live = not quiet and sys.stderr.isatty()
+        self.quiet, self.timings = quiet or not log.isEnabledFor(logging.INFO), {}
+        self.live = not self.quiet and sys.stderr.isatty()
         self.current = ""
 
     def count(self, done: int, total: int, what: str) -> None:
@@ -48,20 +51,20 @@ class Progress:
     def step(self, name: str):
         started = time.perf_counter()
         self.current = name
-        if not self.quiet:
-            print(f"  {name}…", end="", file=sys.stderr, flush=True)
         try:
             yield
         except BaseException:
+            if self.live:
+                print("\r\033[K", end="", file=sys.stderr)
             if not self.quiet:
-                print(" failed", file=sys.stderr, flush=True)
+                log.info("  %s… failed", name)
             raise
         elapsed = time.perf_counter() - started
         self.timings[name] = elapsed
         if self.live:
-            print(f"\r\033[K  {name}…", end="", file=sys.stderr)
+            print("\r\033[K", end="", file=sys.stderr)
         if not self.quiet:
-            print(f" {elapsed:.2f} s", file=sys.stderr, flush=True)
+            log.info("  %s… %.2f s", name, elapsed)
 
 
 def sync_tree(target: Path, files: dict[str, bytes]) -> None:
@@ -153,9 +156,9 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
     if not current:
         _remember_site(work, site, inputs)
     elif not quiet:
-        print(f"  the site is unchanged: {engine} was not run", file=sys.stderr)
+        log.info("  the site is unchanged: %s was not run", engine)
     if not quiet:
-        print(f"built {site} ({sum(progress.timings.values()):.1f} s)", file=sys.stderr)
+        log.info("built %s (%.1f s)", site, sum(progress.timings.values()))
     return progress.timings
 
 

@@ -258,6 +258,8 @@ def check_tables(game: Game, index: Index, problems: Problems) -> None:
                 check_value(value, table.columns[c], index, table.where("rows", r, c), problems,
                             f"cell '{table.columns[c].id}'", at=lambda i, r=r, c=c: table.where("rows", r, c, i))
             key = plain(row[0])
+            if not isinstance(key, (str, int, float, bool, type(None))):
+                continue  # a list or mapping as a key: reported by check_value as the wrong type
             if key in keys:
                 problems.add(table.where("rows", r, 0), f"duplicate row key {key!r} (first in row {keys[key] + 1})",
                              "the first column identifies the row; make it unique")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 import time
@@ -98,6 +99,33 @@ def _global_options(parser: argparse.ArgumentParser, top: bool) -> None:
     and `rulesmith build --content X` both work)."""
     parser.add_argument("--content", default=None if top else argparse.SUPPRESS,
                         help="content folder (default: content/ of the project found from the current folder)")
+    parser.add_argument("-v", "--verbose", action="store_true", default=False if top else argparse.SUPPRESS,
+                        help="say more about each step")
+    parser.add_argument("-q", "--quiet", action="store_true", default=False if top else argparse.SUPPRESS,
+                        help="only problems and errors")
+
+
+class _Stderr(logging.StreamHandler):
+    """Writes to whatever sys.stderr is when a record comes (a test or a caller may replace it)."""
+
+    @property  # type: ignore[override]
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _value) -> None:
+        pass
+
+
+def _configure_logging(verbose: bool, quiet: bool) -> None:
+    """The `rulesmith` logger prints progress and notes to stderr; -v adds detail, -q only warnings."""
+    logger = logging.getLogger("rulesmith")
+    if not any(isinstance(h, _Stderr) for h in logger.handlers):
+        handler = _Stderr()
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG if verbose else logging.WARNING if quiet else logging.INFO)
+    logger.propagate = False
 
 
 def _all_parsers(sub) -> list[argparse.ArgumentParser]:
@@ -127,7 +155,6 @@ def main(argv: list[str] | None = None) -> int:
                    help=f"site engine (default: {DEFAULT_ENGINE}; zensical needs `pip install rulesmith[zensical]`)")
     p.add_argument("--site-url", help="the address the site is hosted at, e.g. https://example.org/rules/ "
                    "(also `site_url:` in mkdocs.yml): the 404 page, sitemap and canonical links use it")
-    p.add_argument("--quiet", action="store_true", help="no progress display")
     p.add_argument("--work", help="folder for the generated MkDocs project and the cache (default: .build and .cache); two builds at once need two")
     p.set_defaults(run=cmd_build)
 
@@ -157,6 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     for command in _all_parsers(sub):
         _global_options(command, top=False)
     args = parser.parse_args(argv)
+    _configure_logging(args.verbose, args.quiet)
     try:
         needed = getattr(args, "project_needed", True)
         if needed is False:

@@ -27,6 +27,7 @@ def mkdocs_build(config_file: Path, site_dir: Path) -> None:
     from mkdocs.exceptions import MkDocsException
 
     logger = logging.getLogger("mkdocs")
+    level = logger.level
     logger.setLevel(logging.WARNING)
     warnings = _Collect()
     logger.addHandler(warnings)
@@ -38,6 +39,7 @@ def mkdocs_build(config_file: Path, site_dir: Path) -> None:
         raise BuildError(f"mkdocs build failed: {error}\n{reasons}") from None
     finally:
         logger.removeHandler(warnings)
+        logger.setLevel(level)  # as it was: a caller's own MkDocs logging is left alone
 
 
 class _Collect(logging.Handler):

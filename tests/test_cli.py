@@ -46,9 +46,27 @@ def test_pdf_progress_counts_on_a_terminal_and_is_silent_elsewhere(monkeypatch):
         stream = io.StringIO()
         stream.isatty = lambda terminal=terminal: terminal
         monkeypatch.setattr(sys, "stderr", stream)
+        cli._configure_logging(verbose=False, quiet=False)
         progress = Progress(quiet=False)
         with progress.step("player aids (PDF)"):
             progress.count(2, 5, "downloads/x.pdf")
         shown = stream.getvalue()
         assert (expected in shown) if expected else ("/5" not in shown)
         assert "player aids (PDF)" in shown
+
+
+def test_quiet_and_verbose_set_the_rulesmith_logger_and_mkdocs_keeps_its_level(capsys, tmp_path):
+    import logging
+
+    mkdocs = logging.getLogger("mkdocs")
+    mkdocs.setLevel(logging.DEBUG)
+    site = ["--content", str(ROOT / "tests" / "fixtures" / "site"), "--work", str(tmp_path / "work"),
+            "--site", str(tmp_path / "site")]
+    assert cli.main(["-q", "build", "--no-pdf", *site]) == 0
+    assert "built" not in capsys.readouterr().err
+    assert mkdocs.level == logging.DEBUG, "a build must leave MkDocs' logger as it found it"
+    assert cli.main(["build", "--no-pdf", *site]) == 0
+    assert "built" in capsys.readouterr().err
+    assert logging.getLogger("rulesmith").level == logging.INFO
+    assert cli.main(["check", "-v", "--content", str(ROOT / "tests" / "fixtures" / "site")]) == 0
+    assert logging.getLogger("rulesmith").level == logging.DEBUG
