@@ -89,8 +89,8 @@ def new_game(project: Project, game_id: str, name: str | None = None) -> list[st
     _write_schema(project)
     written = sorted(rel for rel in wanted)
     return ([f"wrote {rel}" for rel in written]
-            + [f"next: `rulesmith check`, then `rulesmith build` (the site in site/); replace the placeholder "
-               f"game with yours part by part: each file's comments name its topic of `rulesmith format`."])
+            + ["next: `rulesmith check`, then `rulesmith build` (the site in site/); replace the placeholder "
+               "game with yours part by part: each file's comments name its topic of `rulesmith format`."])
 
 
 def _write_schema(project: Project) -> None:
