@@ -26,8 +26,11 @@ from .project import project_of_content, templates
 from .render import layout
 from .render.flowchart import render_svg, to_dot
 from .render.fonts import web_fonts
+from .render.notfound import write_404
+from .render.search import write_search
 from .render.site import render_site
 from .schema import write_schema
+from .render.webapp import write_webapp
 
 TEMPLATES = templates()
 log = logging.getLogger(__name__)
@@ -102,6 +105,7 @@ def render_docs(checked: list[Checked], charts: dict[str, bytes], downloads: lis
     rendered = render_site(checked, downloads, charts)
     files = {page.path: page.text.encode("utf-8") for page in rendered.pages}
     files.update(aids or {})
+    files.update(charts)  # each chart as a file too: the Bot turn page's "Whole chart" (pinch zoom)
     files.update(static_files(cache))
     sync_tree(docs, files)
     return rendered.nav
@@ -152,7 +156,7 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
     # would write the same site again, so it is not run.
     with progress.step(f"{engine} build"):
         if not current:
-            _build_site(engine, config, site)
+            _build_site(engine, config, site, [c.game for c in checked])
     if not current:
         _remember_site(work, site, inputs)
     elif not quiet:
@@ -162,7 +166,17 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
     return progress.timings
 
 
-def _build_site(engine: str, config: Path, site: Path) -> None:
+def finish_site(site: Path, games: list, webapp: bool = True) -> None:
+    """What the site engine does not make, written into the built site: the search index of each
+    game (read from the built pages), a 404 page that works from disk too, and each game's web app (manifest, icons, offline worker;
+    not in the preview, where a worker answering from its cache would hide every edit)."""
+    write_search(site, [(game.id, game.info.name) for game in games])
+    write_404(site)
+    if webapp:
+        write_webapp(site, games)
+
+
+def _build_site(engine: str, config: Path, site: Path, games: list) -> None:
     try:
         site.parent.mkdir(parents=True, exist_ok=True)
         _remove_abandoned(site.parent)
@@ -172,6 +186,7 @@ def _build_site(engine: str, config: Path, site: Path) -> None:
                          "choose a folder you can write to with --site") from None
     try:
         ENGINES[engine](config, staging)
+        finish_site(staging, games)
         make_readable(staging)
         _swap(staging, site)
     except BaseException:

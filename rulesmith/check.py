@@ -9,8 +9,9 @@ import datetime
 import re
 from dataclasses import dataclass
 
-from . import aidkinds, model, text_safety, values
-from .condensed import unfaithful_numbers
+from . import affects, aidkinds, fieldtypes, model, text_safety, turn, values
+from .fieldtypes import field_type
+from .condensed import condition_problems, unfaithful_numbers
 from .items import all_items
 from .expressions import ExpressionError, evaluate, plain
 from .game import Game
@@ -18,7 +19,7 @@ from .link import REFERENCE, Index, texts
 from .problems import Problems, nearest
 from .source_map import check_source_map
 
-STATUSES = ("verified", "unverified", "missing", "reconstructed", "contradictory")
+STATUSES = fieldtypes.STATUSES
 RAW_HTML = re.compile(r"<[A-Za-z/!?]")
 
 
@@ -29,10 +30,12 @@ def check_game(game: Game, index: Index, problems: Problems, today: datetime.dat
     check_entities(game, index, problems)
     check_tables(game, index, problems)
     check_procedures(game, problems)
+    turn.check_bot(game, problems)
     check_examples(game, index, problems)
     check_errata(game, index, problems, today or datetime.date.today())
     check_source_map(game, index, problems)
     check_aids(game, index, problems)
+    affects.check(game, index, problems)
 
 
 def _items_with_module(game: Game):
@@ -114,74 +117,39 @@ def check_texts(game: Game, problems: Problems) -> None:
             problems.add(text.item._file.find_text(base, part), message, hint)
 
 
-def _type_hint(kind: str, value) -> str:
-    """How to write a value of this type, for the value that was written."""
-    if kind in ("integer", "number"):
-        text = str(value).strip()
-        if isinstance(value, str) and text.lstrip("-").replace(".", "", kind == "number").isdigit():
-            return f"write the number without quotes: {text}"
-        return "write a whole number, e.g. 3" if kind == "integer" else "write a number, e.g. 2.5"
-    if kind == "boolean":
-        return "write true or false (without quotes)"
-    if kind in ("text", "string", "enum", "ref"):
-        return f"quote it: '{value}'" if not isinstance(value, (dict, list)) else "write one value, not a list or mapping"
-    return "quote text; write numbers and true/false without quotes"
-
-
 def check_value(value, spec, index: Index, where, problems: Problems, label: str, at=None) -> None:
-    """Check one field or cell value against its declared type (field or column).
+    """Check one field or cell value against its declared type (field or column), as the type
+    in the registry (fieldtypes) says.
 
     `at(i)`, when given, locates the i-th item of a list value (else `where` is used)."""
     if isinstance(value, dict):
-        status = value.get("status")
-        extra = set(value) - {"status", "value", "note"}
-        if status not in STATUSES or extra:
-            problems.add(where, f"{label}: a value with a status is a mapping of status, value and note",
-                         f"write {{status: missing, note: '…'}}; status is one of {', '.join(STATUSES)}")
-            return
-        if status != "verified" and not value.get("note"):
-            problems.add(where, f"{label}: status '{status}' needs a note", "add note: '…' saying why")
-        if status == "missing":
-            if "value" in value:
-                problems.add(where, f"{label}: a missing value has no value", "remove value: or change status")
-            return
-        if "value" not in value:
-            problems.add(where, f"{label}: status '{status}' keeps the value as printed",
-                         "add value: …, or use status: missing")
-            return
-        value = value["value"]
+        wrong = fieldtypes.wrapper_problem(value)
+        if wrong:
+            problems.add(where, f"{label}: {wrong[0]}", wrong[1])
+            if "needs a note" not in wrong[0]:
+                return
+    found = fieldtypes.Value.of(value)
+    value = found.value
     if value is None:
-        return  # an empty cell or field: not applicable (a gap is written with a status instead)
-    kind = spec.type
-    checks = {
-        "text": lambda v: isinstance(v, str), "string": lambda v: isinstance(v, str),
-        "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
-        "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-        "boolean": lambda v: isinstance(v, bool), "enum": lambda v: isinstance(v, str),
-        "ref": lambda v: isinstance(v, str),
-    }
-    if kind in ("ref-list", "text-list", "string-list", "integer-list"):
-        if not isinstance(value, list):
-            problems.add(where, f"{label} must be a list", f"write [a, b] ({kind})")
+        return  # an empty cell or field, or a missing value: not applicable
+    kind = field_type(spec.type)
+    if isinstance(kind, fieldtypes.ListType):
+        if not kind.accepts(value):
+            problems.add(where, f"{label} must be a list", kind.hint(value))
             return
-        item_spec = model.Column(id="item", title="item", type={
-            "ref-list": "ref", "text-list": "text", "string-list": "string", "integer-list": "integer"}[kind],
-            to=spec.to, min=spec.min, max=spec.max)
+        item_spec = model.Column(id="item", title="item", type=kind.item.name, to=spec.to, min=spec.min,
+                                 max=spec.max, values=spec.values)
         for i, item in enumerate(value):
             check_value(item, item_spec, index, at(i) if at else where, problems, label)
         return
-    if value is None or not checks[kind](value):
-        problems.add(where, f"{label} must be {'an' if kind[0] in 'aeiou' else 'a'} {kind}, got {value!r}",
-                     _type_hint(kind, value))
+    if not kind.accepts(value):
+        problems.add(where, f"{label} must be {'an' if kind.name[0] in 'aeiou' else 'a'} {kind.name}, got {value!r}",
+                     kind.hint(value))
         return
-    if kind == "enum" and value not in spec.values:
-        problems.add(where, f"{label}: '{value}' is not one of {', '.join(spec.values)}",
-                     nearest(value, spec.values) or "add it to the declared values")
-    if kind in ("integer", "number"):
-        if spec.min is not None and value < spec.min or spec.max is not None and value > spec.max:
-            problems.add(where, f"{label}: {value} is out of range",
-                         f"allowed: {spec.min if spec.min is not None else '…'} to {spec.max if spec.max is not None else '…'}")
-    if kind == "ref" and f"kind:{spec.to}" in index.targets:  # else reported by check_declarations
+    wrong = kind.problem(value, spec)
+    if wrong:
+        problems.add(where, f"{label}: {wrong[0]}", wrong[1])
+    if kind.name == "ref" and f"kind:{spec.to}" in index.targets:  # else reported by check_declarations
         key = f"{spec.to}:{value}"
         if key not in index.targets and value not in index.invalid_ids:
             same = [k.split(':', 1)[1] for k in index.targets if k.startswith(spec.to + ":")]
@@ -228,17 +196,11 @@ def _ordered(values, rule):
 
 def _of_column_type(value, column) -> bool:
     """Whether a cell's value has its column's type (so a table rule can compare it)."""
-    if value is None:
-        return False
-    if column.type in ("integer", "number"):
-        return isinstance(value, (int, float)) and not isinstance(value, bool) and \
-            (column.type == "number" or isinstance(value, int))
-    return True
+    return value is not None and field_type(column.type).accepts(value)
 
 
 def _number(value) -> str:
-    """A number as a reader writes it: 127, not 127.0."""
-    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+    return field_type("number").shown(value)
 
 
 def check_tables(game: Game, index: Index, problems: Problems) -> None:
@@ -585,7 +547,8 @@ AID_SHOWABLE = ("rule", "table", "procedure", "kind")
 
 def check_aids(game: Game, index: Index, problems: Problems) -> None:
     """content/<game>/aids.yaml: known aid kinds, once each; every entry shows a rules section,
-    table, procedure or kind that exists; condensed wording keeps every number of its item."""
+    table, procedure or kind that exists; condensed wording keeps every number and every condition
+    of its item (or points to the part that keeps the condition: rulesmith/condensed.py)."""
     known = {k.key: k for k in aidkinds.kinds()}
     seen: dict[str, model.AidPlan] = {}
     for plan in game.aids:
@@ -618,3 +581,10 @@ def check_aids(game: Game, index: Index, problems: Problems) -> None:
                                  f"condensed text prints {value}, which {entry.show} does not",
                                  "condensed wording may drop words, never change a number: "
                                  "use the number the full item prints")
+                for where, message, hint in condition_problems(entry, index, own_entries(plan) - {entry.show}):
+                    problems.add(where, message, hint)
+
+
+def own_entries(plan: model.AidPlan) -> frozenset:
+    """Keys of everything an aid plan prints as an entry of its own."""
+    return frozenset(entry.show for part in ("sequence", "setup", "body") for entry in getattr(plan, part))

@@ -1,4 +1,4 @@
-"""The `rulesmith` command: check, build, serve, schema, errata, diff, format, new."""
+"""The `rulesmith` command: check, build, serve, schema, errata, diff, review, format, new."""
 
 from __future__ import annotations
 
@@ -176,10 +176,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--name", help="the game's name (default: from the id, My Game)")
     p.set_defaults(run=cmd_new, project_needed="or-here")
 
-    from . import diff, errata  # each adds its own subcommand and options
+    from . import diff, errata, review  # each adds its own subcommand and options
 
     errata.configure(sub.add_parser("errata", help="record errata: `rulesmith errata add …`"))
     diff.configure(sub.add_parser("diff", help="structural difference of the content since a git revision"))
+    review.configure(sub.add_parser("review", help="print every condensed block of the aids beside its full "
+                                    "text, with the condition words it drops"))
 
     for command in _all_parsers(sub):
         _global_options(command, top=False)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import io
 import json
+import re
 import subprocess
 import sys
 import tarfile
@@ -19,6 +20,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import fieldtypes
 from . import model
 from .expressions import plain
 from .game import Game, load_games
@@ -210,7 +212,7 @@ def _table_cells(table, values: dict) -> tuple[dict, dict]:
 
 
 def _status_wrapped(value) -> bool:
-    return isinstance(value, dict) and "status" in value and set(value) <= {"status", "value", "note"}
+    return fieldtypes.Value.of(value).wrapped
 
 
 def _leaf(out: dict, path: str, value) -> None:
@@ -387,9 +389,11 @@ def format_text(diffs: list[GameDiff], revision: str) -> str:
 
 
 def _md(text: str) -> str:
-    from .render.markup import escape_inline
+    """Text in a release note (Markdown read as source too, on a forge): backslash escapes, which
+    stay readable where character references would not."""
+    from .render.markup import escape_markup
 
-    return escape_inline(text)
+    return re.sub(r"([\\`*_\[\]#|!])", r"\\\1", escape_markup(text))
 
 
 def _md_value(value) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import yaml
 
-from . import model
+from . import fieldtypes, model
 from .files import write_atomic
 from .check import ERRATUM_FIELDS, Slot, check_game, erratum_slot, same_value
 from .game import Game, load_game
@@ -286,23 +286,13 @@ def _value_path(slot: Slot, key: str, field: str) -> tuple[tuple, object]:
 
 
 def _typed(text: str, kind: str, field: str):
-    """The command-line value as the field's type: integer stays integer, and so on."""
-    if kind == "integer":
-        if not re.fullmatch(r"[-+]?\d+", text.strip()):
-            raise ErrataError(f"{field} is an integer; '{text}' is not")
-        return int(text)
-    if kind == "number":
-        try:
-            number = float(text)
-        except ValueError:
-            raise ErrataError(f"{field} is a number; '{text}' is not") from None
-        return int(number) if re.fullmatch(r"[-+]?\d+", text.strip()) else number
-    if kind == "boolean":
-        words = {"true": True, "yes": True, "false": False, "no": False}
-        if text.strip().lower() not in words:
-            raise ErrataError(f"{field} is a boolean; write true or false, not '{text}'")
-        return words[text.strip().lower()]
-    return text
+    """The command-line value as the field's type (fieldtypes): integer stays integer, and so on."""
+    if kind not in fieldtypes.REGISTRY:
+        return text
+    try:
+        return fieldtypes.field_type(kind).from_cli(text)
+    except fieldtypes.FieldTypeError as error:
+        raise ErrataError(f"{field} {error.args[0]} ({error.args[1]})") from None
 
 
 def _record_value(value):

@@ -6,6 +6,8 @@ import difflib
 
 import simpleeval
 
+from . import fieldtypes
+
 
 class ExpressionError(Exception):
     pass
@@ -109,7 +111,5 @@ def _in_our_words(error: Exception, expression: str, inputs: list[str], function
 
 
 def plain(value):
-    """A cell or field value without its status wrapper ({value:, status:, note:})."""
-    if isinstance(value, dict) and "status" in value:
-        return value.get("value")
-    return value
+    """A cell or field value without its status wrapper (fieldtypes.Value)."""
+    return fieldtypes.plain(value)

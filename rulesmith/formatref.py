@@ -364,6 +364,22 @@ aids:
           On a 6 a storm hits every ship at sea.
 """, after=_aid_kinds),
 )
+def _bot_models() -> tuple[type[BaseModel], ...]:
+    found: list[type[BaseModel]] = []
+
+    def walk(cls):
+        if cls not in found:
+            found.append(cls)
+            for inner in model.nested_models(cls).values():
+                walk(inner)
+    documented = {cls for topic in TOPICS for cls in topic.models}
+    walk(model.ContentFile)  # the bot's own classes, and those of steps and aids no other topic lists
+    return tuple(cls for cls in found if cls not in documented)
+
+
+TOPICS += (Topic("bot", "`bot`", """\
+The solo bot's state, decks and turn, what a procedure's steps read, roll, draw, set and call
+(the walker on the site plays them), and the aid entries' other options.""", _bot_models()),)
 BY_ID = {t.id: t for t in TOPICS}
 ALIASES = {"source-map": "source_map", "terms": "glossary", "game.yaml": "game", "aid": "aids",
            "field-types": "kinds", "expressions": "examples", "ids": "references", "fidelity": "status"}

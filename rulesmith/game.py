@@ -36,6 +36,7 @@ class Game:
     source_map: list[model.SourceLines] = field(default_factory=list)
     icons: list[model.Icon] = field(default_factory=list)
     aids: list[model.AidPlan] = field(default_factory=list)  # what goes on each player aid
+    bots: list[model.Bot] = field(default_factory=list)  # the solo bot's turn and state (one per game)
     # Files with their own errors: references into them are not reported a second time.
     unreadable: list[str] = field(default_factory=list)  # files that could not be parsed at all
     invalid_ids: set[str] = field(default_factory=set)  # ids declared in files that failed validation
@@ -86,6 +87,11 @@ class Game:
     def section_pages(self) -> dict[str, str]:
         """Section id -> id of the top-level section whose page shows it."""
         return {section.id: page.id for section, page in self.all_sections()}
+
+    @property
+    def bot(self) -> model.Bot | None:
+        """The game's solo bot declaration (`bot:`), if it has one."""
+        return self.bots[0] if self.bots else None
 
     def aid_plan(self, aid: str) -> model.AidPlan | None:
         return next((plan for plan in self.aids if plan.aid == aid), None)
@@ -159,6 +165,13 @@ def load_game(folder: Path, problems: Problems, root: Path) -> Game | None:
         _apply_defaults(content)
         for name in model.COLLECTIONS:
             getattr(game, name).extend(getattr(content, name))
+        if content.bot is not None:
+            if game.bots:
+                file, line, _ = game.bots[0].where()
+                problems.add(content.bot.where(key=True), "`bot:` may appear only once in a game",
+                             f"merge it with the one at {file}:{line}")
+            else:
+                game.bots.append(content.bot)
     return game
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import yaml
 
-from . import model, values
+from . import fieldtypes, model, values
 from .items import RESERVED_PREFIXES, all_items, name_of
 from .game import Game
 from .glyphs import glyph_exists
@@ -123,6 +123,9 @@ def owned_items(game: Game):
     # An aid plan's texts (what it covers, condensed wording) belong to the game, as its description does.
     for plan in game.aids:
         yield "game", plan
+    # The bot's turn and state: their texts (when a part applies, notes) belong to the game too.
+    for bot in game.bots:
+        yield "game", bot
 
 
 def model_texts(value, fmt: model.TextFormat, path: tuple = ()):
@@ -170,17 +173,19 @@ def texts(game: Game, fmt: model.TextFormat = model.MARKDOWN):
                     yield from _value_texts(owner, item, ("rows", r, c), value, kind, fmt)
 
 
-FORMAT_OF_TYPE = {"text": model.MARKDOWN, "text-list": model.MARKDOWN, "string": model.PLAIN,
-                  "string-list": model.PLAIN, "enum": model.PLAIN}
+# Which declared types hold text, and of which format: from the field-type registry.
+FORMAT_OF_TYPE = {name: {"plain": model.PLAIN, "markdown": model.MARKDOWN}[kind.text_format]
+                  for name, kind in fieldtypes.REGISTRY.items() if kind.text_format and kind.name != "ref"}
 
 
 def _value_texts(owner, item, path, value, kind, fmt: model.TextFormat):
     """Text inside a field or cell: its value when its declared type has this format, and any
     status note (always Markdown)."""
-    if isinstance(value, dict):
-        if fmt is model.MARKDOWN and isinstance(value.get("note"), str):
-            yield Text(owner, item, path + ("note",), value["note"])
-        value = value.get("value")
+    found = fieldtypes.Value.of(value)
+    if found.wrapped:
+        if fmt is model.MARKDOWN and isinstance(found.note, str):
+            yield Text(owner, item, path + ("note",), found.note)
+        value = found.value
     if FORMAT_OF_TYPE.get(kind) is not fmt:
         return
     if isinstance(value, str):

@@ -45,6 +45,8 @@ def write_config(project: Project, work: Path, nav: list, site_url: str | None =
     `mkdocs build -f` or `zensical build -f` on it builds the site into <work>/site."""
     config = settings(project)
     config.update(docs_dir="docs", site_dir="site", nav=nav)
+    # The package's theme overrides (the header names the page's game), unless the project has its own.
+    config.setdefault("theme", {}).setdefault("custom_dir", str(templates() / "theme"))
     if site_url:  # hosted under this address (a subpath too): 404 page, sitemap, canonical links
         config["site_url"] = site_url if site_url.endswith("/") else site_url + "/"
     path = work / "mkdocs.yml"

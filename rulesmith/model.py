@@ -124,7 +124,7 @@ def _https_url(value: str) -> str:
 
 # A link to a source: an https URL with a host (https_url_problem).
 HttpsUrl = Annotated[str, AfterValidator(_https_url),
-                     WithJsonSchema({"type": "string", "format": "uri", "pattern": r"^https://[^\s\"'<>\\`]+$"})]
+                     WithJsonSchema({"type": "string", "format": "uri", "pattern": "^https://[^\\s\"'<>\\\\`]+$"})]
 
 
 # Markdown with [[kind:id]] references and [[icon:name]] icons; checked by check.check_texts.
@@ -362,6 +362,72 @@ class Branch(Strict):
     to: Id = Field(description="The node it leads to.")
 
 
+StateRef = Annotated[str, StringConstraints(pattern=r"^(state:[a-z0-9]+(-[a-z0-9]+)*|roll|[A-Za-z0-9_+-]+)$")]
+
+
+class Call(Located):
+    """A step that runs another procedure and goes on at its `next` once that one ends."""
+
+    procedure: Id = Field(description="Id of the procedure this step runs.")
+    optional: bool = Field(default=False, description="The player may go on without running it "
+                           "(\"if needed\", or once per Region the text leaves to the player).")
+
+
+class Read(Located):
+    """A step that looks up a table by the bot's state (or by a roll): the walker shows the answer."""
+
+    table: Id
+    row: StateRef = Field(description="The row key: `state:<id>` (the bot's state), `roll` (this "
+                          "step's roll) or a row key as written.")
+    column: StateRef | None = Field(default=None, description="The column: `state:<id>` (its value is "
+                                    "the column id, or `columns:` maps it) or a column id.")
+    columns: dict[str, FieldId] = Field(default={}, description="State value -> column id, where the "
+                                        "value is not itself the column id.")
+    find: Literal["roll"] | None = Field(default=None, description="Instead of a column: the column "
+                                         "whose cell (a list) holds this step's roll.")
+    # Plain text refused markup like PlainText; not a registered text slot (a mapping's values are
+    # not reached by the text walkers), and the page shows it as text only (textContent).
+    names: dict[str, Annotated[str, AfterValidator(_refuse_markup)]] = Field(
+        default={}, description="With find: what each column means (shown as the answer).")
+    says: PlainText = Field(description="The answer as a sentence; {value} is the looked-up value "
+                           "(without it, the value follows the sentence).")
+
+
+class Roll(Located):
+    """A step that rolls dice: the walker rolls (seeded, shown) or takes what was rolled at the table."""
+
+    dice: int = Field(default=1, ge=1, le=6)
+    sides: int = Field(default=6, ge=2, le=100)
+    reroll: bool = Field(default=True, description="Whether the rules let this roll be rolled again.")
+
+
+class Draw(Located):
+    """A step that draws from a deck the game declares under `bot: decks:`."""
+
+    deck: Id
+    count: int = Field(default=1, ge=1, description="How many are drawn.")
+    up_to: int | None = Field(default=None, ge=1, description="The player says how many, from "
+                              "`count` up to this (one for each tied Region, say).")
+
+
+class Tally(Located):
+    """A question the walker helps with by counting: how often a node was passed in this run."""
+
+    node: Id = Field(description="The node of the same procedure whose passes are counted.")
+    label: PlainText = Field(description="What the count is, e.g. \"Actions performed in this Action Phase\".")
+    of: Id | None = Field(default=None, description="A node of the same procedure that reads a table: "
+                          "its answer is the number to reach.")
+
+
+class Change(Located):
+    """A change of the bot's state where a step (or the end of a turn) says so."""
+
+    state: Id
+    to: int | str = Field(description="`next` (the next value), or a value.")
+    carry: Id | None = Field(default=None, description="With `next` past the last value: start again "
+                             "from the first and move this other state on (Action Phase 3, then Turn).")
+
+
 class Node(Located):
     """A step, decision or end of a procedure."""
 
@@ -372,6 +438,15 @@ class Node(Located):
     next: Id | None = Field(default=None, description="For a step: the node after it.")
     branches: list[Branch] = Field(default=[], description="For a decision: at least two, with distinct labels; "
                                    "a Yes needs a No.")
+    call: Call | None = Field(default=None, description="A step that runs another procedure, then goes on to next.")
+    reads: Read | None = Field(default=None, description="A table answer computed from the bot's state.")
+    roll: Roll | None = Field(default=None, description="Dice the walker rolls at this node (see `bot`).")
+    draw: Draw | None = Field(default=None, description="A card the walker draws at this node (see `bot`).")
+    sets: list[Change] = Field(default=[], description="State changed when this node is passed.")
+    shows: list[Id] = Field(default=[], description="Bot state shown beside this question.")
+    tally: Tally | None = Field(default=None, description="A count the walker keeps for this question.")
+    card: Id | None = Field(default=None, description="A card (a deck under `bot: decks:`) this step "
+                            "reads; where the source does not reproduce it, the walker asks what it shows.")
 
 
 class Procedure(Fidelity):
@@ -384,6 +459,69 @@ class Procedure(Fidelity):
     description: Text = Field(default="", description="Shown above the flowchart (Markdown).")
     start: Id = Field(description="The first node.")
     nodes: list[Node] = Field(min_length=1, description="In the order of the numbered list.")
+
+
+class StateValue(Strict):
+    id: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_+-]+$")]
+    name: PlainText
+
+
+class StateVar(Fidelity):
+    """One part of the bot's state (difficulty, turn, stage …), set once per game by the player."""
+
+    id: Id
+    name: PlainText
+    type: Literal["enum", "integer"]
+    values: list[StateValue] = Field(default=[], description="For enum: the values, in order.")
+    min: int | None = Field(default=None, description="For integer: the first value.")
+    max: int | None = Field(default=None, description="For integer: the last value.")
+    initial: int | str | None = Field(default=None, description="The value a game starts with.")
+    description: Text = ""
+    source: Source | None = None
+
+
+class Deck(Fidelity):
+    """Cards or tokens the bot draws from, all of them back in the deck before each draw. Without
+    `cards` (not reproduced in the source), the walker asks the player what the real one shows;
+    status and note say why."""
+
+    id: Id
+    name: PlainText
+    cards: list[PlainText] = []
+    description: Text = ""
+    source: Source | None = None
+
+
+class TurnPart(Fidelity):
+    """One procedure of the bot's turn, in the turn's order."""
+
+    procedure: Id
+    phase: PlainText | None = Field(default=None, description="The phase of the round it belongs to.")
+    when: Text = Field(default="", description="When it applies, as the rulebook says.")
+    skip: bool = Field(default=False, description="It may not apply every turn: the walker offers "
+                       "\"Does not apply now\".")
+    only: dict[Id, list[int | str]] = Field(default={}, description="It applies only when the bot's "
+                                             "state has one of these values (else it is passed by).")
+    repeat: PlainText | None = Field(default=None, description="It is run again each time this "
+                                     "happens (the walker offers to run it again).")
+    source: Source | None = None
+
+
+class BotTurn(Fidelity):
+    title: PlainText
+    description: Text = ""
+    source: Source | None = None
+    parts: list[TurnPart] = Field(min_length=1)
+    after: list[Change] = Field(default=[], description="State changes when the turn ends (next turn).")
+
+
+class Bot(Located):
+    """A game's solo bot: its state, its decks and its turn (content/README.md)."""
+
+    name: PlainText = Field(description="What the rulebook calls the bot.")
+    state: list[StateVar] = []
+    decks: list[Deck] = []
+    turn: BotTurn
 
 
 # A worked example's inputs and printed result: numbers, booleans and plain text only, so no
@@ -430,6 +568,10 @@ class Gap(Fidelity):
     title: PlainText = Field(description="What is missing.")
     module: Id | None = Field(default=None, description=NO_MODULE)
     source: Source | None = Field(default=None, description="Where in the rulebook it would be.")
+    affects: list[str] | None = Field(default=None, description="Every place a reader meets this gap, where its "
+                               "marker is shown: kind:id (rule:setup, organisation:imf, table:x, "
+                               "procedure:x …), kind:id.field, table:id.row.column or procedure:id.step "
+                               "(rulesmith/affects.py); [] when it affects nothing printed but the gaps page.")
 
 
 class Section(Fidelity):
@@ -493,6 +635,17 @@ class Icon(Located):
         min_length=1, description="Glyph names under material/templates/.icons, e.g. material/flag.")
 
 
+class InFull(Located):
+    """A pointer from condensed wording to the full text: this part of the item keeps conditions
+    the condensed wording leaves out (the aid prints where to read it in full)."""
+
+    part: Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*:[a-z0-9]+(-[a-z0-9]+)*$")] = Field(
+        description="kind:id of the condensed item itself or of one of its subsections.")
+    drops: list[Id] = Field(min_length=1, description="The condition words (groups of "
+                            "templates/condition-words.yaml: if, only, may, must, not …) whose "
+                            "occurrences in that part the condensed wording leaves to the full text.")
+
+
 class AidEntry(Located):
     """One thing printed on a player aid, in the aid's order: a rules section, a table, a
     procedure or a kind's list, in full, or in condensed wording that names what it condenses."""
@@ -501,7 +654,11 @@ class AidEntry(Located):
         description="kind:id of what is printed: rule:…, table:…, procedure:…, kind:…")
     title: PlainText | None = Field(default=None, description="Heading instead of the item's own.")
     condensed: Text | None = Field(default=None, description="Condensed wording of `show`, printed "
-                                   "instead of its full text; every number in it must occur in that item.")
+                                   "instead of its full text; every number in it must occur in that item, "
+                                   "and it keeps every condition word of it (if, only, may, must …) "
+                                   "or names under `in_full` the part that keeps it.")
+    in_full: list[InFull] = Field(default=[], description="Where the conditions the condensed "
+                                  "wording leaves out are kept: printed on the aid as pointers to the full text.")
     subsections: bool = Field(default=True, description="For a rules section: print its subsections too.")
 
 
@@ -545,6 +702,7 @@ class ContentFile(Strict):
                                           "that carry it (by convention in source-map.yaml).")
     icons: list[Icon] = Field(default=[], description="The game's own icons (by convention in icons.yaml).")
     aids: list[AidPlan] = Field(default=[], description="What goes on the player aids (by convention in aids.yaml).")
+    bot: Bot | None = Field(default=None, description="The solo bot's state, decks and turn (`bot:`).")
 
 
 COLLECTIONS = ("modules", "kinds", "sections", "entities", "tables", "procedures", "examples",

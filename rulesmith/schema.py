@@ -12,11 +12,12 @@ import copy
 import json
 from pathlib import Path
 
+from . import fieldtypes
 from .files import write_if_changed
 from .model import ContentFile
 
-ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
-STATUSES = ["verified", "unverified", "missing", "reconstructed", "contradictory"]
+ID_PATTERN = fieldtypes.ID_PATTERN
+STATUSES = list(fieldtypes.STATUSES)
 ITEM_DEFS_WITH_MODULE = ("Entity", "Table", "Procedure", "Example", "Term", "Gap", "Section", "Defaults")
 
 
@@ -27,20 +28,8 @@ def content_schema() -> dict:
 
 
 def _value(spec) -> dict:
-    """The schema of one declared field or column value, as `check_value` reads it."""
-    item = {"text": {"type": "string"}, "string": {"type": "string"}, "boolean": {"type": "boolean"},
-            "integer": {"type": "integer"}, "number": {"type": "number"},
-            "enum": {"enum": list(spec.values or [])},
-            "ref": {"type": "string", "pattern": ID_PATTERN}}.get(spec.type.removesuffix("-list"))
-    if spec.type in ("integer", "number", "integer-list"):
-        if spec.min is not None:
-            item["minimum"] = spec.min
-        if spec.max is not None:
-            item["maximum"] = spec.max
-    base = {"type": "array", "items": item} if spec.type.endswith("-list") else item
-    wrapped = {"type": "object", "additionalProperties": False, "required": ["status"],
-               "properties": {"status": {"enum": STATUSES}, "value": base, "note": {"type": "string"}}}
-    return {"anyOf": [base, wrapped, {"type": "null"}]}
+    """The schema of one declared field or column value, as its type in the registry gives it."""
+    return fieldtypes.json_schema(spec)
 
 
 def _optional_enum(values: list[str]) -> dict:

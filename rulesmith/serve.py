@@ -30,7 +30,7 @@ from urllib.parse import urlsplit
 from watchdog.events import FileCreatedEvent, FileDeletedEvent, FileModifiedEvent, FileMovedEvent
 from watchdog.observers import Observer
 
-from .build import flowcharts, render_docs
+from .build import finish_site, flowcharts, render_docs
 from .mkdocs_config import write_config
 from .problems import BuildError, ContentError, UsageError
 from .project import project_of_content, templates
@@ -77,6 +77,7 @@ class Preview:
             state = (nav, (self.folder / "mkdocs.yml").read_bytes())
             full = state != self.built
             mkdocs_build(config, serve_url=self.url, dirty=not full)
+            finish_site(self.site, [c.game for c in checked], webapp=False)
             # Only now: after a failed build following a change of navigation, the next one is
             # full again. After a failed dirty build, the pages it missed are still older than
             # their Markdown, so the next dirty build catches up.
@@ -153,8 +154,7 @@ def _serve(preview: Preview) -> None:
     host, port = config.dev_addr
     mount = urlsplit(config.site_url or "/").path
     preview.url = f"http://{host}:{port}{mount}"
-    # Not "dirty" for the plugins: Material's search would then merge the search index itself,
-    # leaving duplicates; mkdocs_hook.py merges it instead.
+    # Not "dirty" for the plugins (a project's own plugins see a whole build each time).
     config.plugins.on_startup(command="serve", dirty=False)
     try:
         server = _server_class()(builder=preview.build, host=host, port=port, root=str(preview.site),

@@ -28,8 +28,9 @@ def parse(ref: str) -> tuple[str, str]:
     return target, rest
 
 
-def lookup(index, ref: str):
-    """The current value a value reference names (without its status wrapper)."""
+def raw(index, ref: str):
+    """The field or cell a value reference names, as the data holds it (a status wrapper
+    {value, status, note} included); raises ValueError_ when it names nothing."""
     target, rest = parse(ref)
     if target not in index.targets:
         same_kind = [k for k in index.targets if k.startswith(target.partition(":")[0] + ":")]
@@ -47,7 +48,7 @@ def lookup(index, ref: str):
         if key not in keys:
             raise ValueError_(f"table '{item.id}' has no row '{key}' in [[value:{ref}]]",
                               nearest(key, keys) or "rows: " + ", ".join(keys))
-        return plain(item.rows[keys.index(key)][columns.index(column)])
+        return item.rows[keys.index(key)][columns.index(column)]
     fields = getattr(item, "fields", None)
     if not isinstance(fields, dict):
         raise ValueError_(f"[[value:{ref}]] names neither an entity field nor a table cell",
@@ -55,11 +56,26 @@ def lookup(index, ref: str):
     if rest not in fields:
         raise ValueError_(f"{target} has no field '{rest}' in [[value:{ref}]]",
                           nearest(rest, fields) or "fields: " + ", ".join(fields) if fields else "it has no fields")
-    value = plain(fields[rest])
+    return fields[rest]
+
+
+def lookup(index, ref: str):
+    """The current value a value reference names (without its status wrapper)."""
+    value = plain(raw(index, ref))
     if value is None:
+        target, rest = parse(ref)
         raise ValueError_(f"{target}.{rest} has no value (it is not in the source) in [[value:{ref}]]",
                           "show it as a marked gap instead of a value")
     return value
+
+
+def status(index, ref: str) -> tuple[str, str]:
+    """(status, note) of the field or cell a value reference names: ("verified", "") unless
+    the data marks it."""
+    found = raw(index, ref)
+    if isinstance(found, dict) and found.get("status", "verified") != "verified":
+        return found["status"], found.get("note") or ""
+    return "verified", ""
 
 
 def shown(value) -> str:

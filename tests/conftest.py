@@ -18,14 +18,17 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 RULESMITH = ROOT / ".venv" / "bin" / "rulesmith"
 FIXTURE_SITE_CONTENT = ROOT / "tests" / "fixtures" / "site"
+FIXTURE_PDF_CONTENT = ROOT / "tests" / "fixtures" / "pdf" / "content"
 # The shipped games, discovered: a new game folder is tested without editing any test.
 GAMES = sorted(p.name for p in (ROOT / "content").iterdir() if (p / "game.yaml").is_file())
 TIERS = ("unit", "site", "pdf", "browser")  # slowest last; a test takes the slowest that applies
 # Modules whose every test needs a whole build of that tier.
 MODULE_TIERS = {"test_site": "site", "test_links": "site", "test_serve": "site", "test_install": "site",
-                "test_pdf": "pdf", "test_browser": "browser", "test_walker": "browser"}
+                "test_pdf": "pdf", "test_browser": "browser", "test_walker": "browser",
+                "test_bot_turn": "browser"}
 # Fixtures that build a site or open a browser lift a test into that tier wherever it is.
-FIXTURE_TIERS = {"fixture_site": "site", "breakout_site": "site", "built": "site", "browser": "browser",
+FIXTURE_TIERS = {"fixture_site": "site", "real_site": "site", "breakout_site": "site", "built": "site",
+                 "fixture_aids": "pdf", "real_aids": "pdf", "browser": "browser",
                  "server": "browser", "server_with_pdfs": "browser"}
 MEMORY_LIMIT = 1 << 30
 # Debian's Chromium, driven by Playwright (./scripts/test installs both).
@@ -68,6 +71,43 @@ def fixture_site(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("fixture-site")
     build_site(FIXTURE_SITE_CONTENT, folder / "site", folder / "work")
     return folder / "site"
+
+
+@pytest.fixture(scope="session")
+def real_site(tmp_path_factory) -> Path:
+    """The site built from content/ (no PDFs), once per session (read-only: copy it to change it)."""
+    from rulesmith.pipeline import check_content
+    from rulesmith.problems import ContentError
+
+    content = ROOT / "content"
+    try:
+        check_content(content)
+    except ContentError as error:
+        pytest.fail(f"content/ does not check clean ({len(error.problems)} problems, first: {error.problems[0]})")
+    folder = tmp_path_factory.mktemp("real-site")
+    build_site(content, folder / "site", folder / "work")
+    return folder / "site"
+
+
+@pytest.fixture(scope="session")
+def fixture_aids(tmp_path_factory):
+    """The player aids of tests/fixtures/pdf/content, rendered once per session."""
+    from built_aids import Built
+    from rulesmith.pipeline import check_content
+
+    return Built(check_content(FIXTURE_PDF_CONTENT), tmp_path_factory.mktemp("aids"))
+
+
+@pytest.fixture(scope="session")
+def real_aids(tmp_path_factory):
+    """The player aids of the games of content/ that check clean, rendered once per session into
+    the project's own cache (so the PDFs ./scripts/build makes are rendered once)."""
+    from built_aids import Built, clean_real_games
+
+    checked, failing = clean_real_games(ROOT / "content", tmp_path_factory.mktemp("real-content"))
+    if not checked:
+        pytest.skip(f"no game in content/ passes `rulesmith check` yet ({', '.join(failing)})")
+    return Built(checked, ROOT / ".cache")
 
 
 def pytest_collection_modifyitems(items) -> None:

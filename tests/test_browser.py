@@ -90,11 +90,9 @@ def test_downloads_tables_fit_without_sideways_scrolling(server_with_pdfs, brows
                                              ("Tolstoj", "Tolstoj")])
 def test_search_finds_entities(server, browser, query, expected, width, height):
     page, errors = open_page(browser, f"{server}/index.html", width, height)
-    toggle = page.locator("label.md-header__button[for='__search']")
-    search = page.locator("input.md-search__input")
-    (toggle if toggle.is_visible() else search).click()  # phones open search from an icon
-    page.keyboard.type(query)  # Material searches on key events, not on a programmatic fill
-    results = page.locator(".md-search-result__item")
+    page.locator(".rs-search-button").click()
+    page.keyboard.type(query)
+    results = page.locator(".rs-search__results li")
     results.first.wait_for(state="visible", timeout=10000)
     texts = " ".join(results.all_inner_texts()[:10])
     page.close()

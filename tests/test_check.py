@@ -23,7 +23,7 @@ def test_valid_content_passes(tmp_path):
 def test_field_type_enum_range_and_ref_kind(tmp_path):
     text = CONTENT_YAML.replace("cost: 3, ", 'cost: -1, ').replace("symbol: star", "symbol: interpol")
     found = problems(tmp_path, text)
-    assert any("field 'cost': -1 is out of range (allowed: 0.0 to …)" in p for p in found)
+    assert any("field 'cost': -1 is out of range (allowed: 0 to …)" in p for p in found)
     assert any("field 'symbol': unknown symbol 'interpol'" in p for p in found)
 
 

@@ -278,7 +278,7 @@ def test_add_refuses_a_malformed_date_and_a_plain_http_url(capsys, content):
         cli.main(["--content", str(content), "errata", "add", "alpha", "interpol", "cost", "4",
                   "--source", "reader-report", "--description", "x", "--note", "x", "--date", "1/3/2026"])
     assert "is not a date written YYYY-MM-DD" in capsys.readouterr().err
-    with pytest.raises(ErrataError, match="is not an https:// link"):
+    with pytest.raises(ErrataError, match="only https:// links are allowed"):
         add_erratum(content, "alpha", "interpol", "cost", "4", source_kind="reader-report",
                     description="x", note="x", url="http://example.org")
 
@@ -323,7 +323,7 @@ GOOD = dict(date="2026-01-10", kind="publisher-faq", url="", target="card:interp
     (dict(date="2026-13-01"), 4, 11, "invalid value '2026-13-01': month must be in 1..12"),
     (dict(date='"1 March 2026"'), 4, 11, "'date' must be a date"),
     (dict(kind="faq"), 5, 20, "'faq' is not allowed for 'kind'"),
-    (dict(url=', url: "http://example.org"'), 5, 60, "erratum source url 'http://example.org' is not https"),
+    (dict(url=', url: "http://example.org"'), 5, 60, "only https:// links are allowed"),
     (dict(old=3), 8, 10, "erratum 'e1' changes nothing (old equals new)"),
 ])
 def test_check_rejects_a_bad_record_at_its_line_and_column(content, change, line, column, message):

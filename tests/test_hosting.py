@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
+import re
 import shutil
 import subprocess
 import sys
@@ -46,9 +48,15 @@ class Links(HTMLParser):
 
 
 def links_of(path: Path) -> list[str]:
+    """The page's links, resolved against its <base> where it has one."""
     parser = Links()
-    parser.feed(path.read_text(encoding="utf-8"))
-    return parser.found
+    text = path.read_text(encoding="utf-8")
+    parser.feed(text)
+    # The 404 page's links are relative to the <base> its first script writes; served, that is
+    # the site's path (rulesmith/render/notfound.py).
+    written = re.search(r'<script id="rs-base">.*? : ("[^"]*")\) \+', text)
+    base = json.loads(written.group(1)) if written else ""
+    return [urljoin(base, link) if base else link for link in parser.found]
 
 
 def build(tmp: Path, *options: str) -> subprocess.CompletedProcess:

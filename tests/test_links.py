@@ -2,7 +2,7 @@
 
 Every href and src of every HTML page must lead to a file of the site, and every #anchor must
 exist in the page it points into. Links leaving the site must be https. The check runs on the
-fixture game (tests/fixtures/site) always, and on the real content/ whenever it checks clean.
+fixture game (tests/fixtures/site) and on the real content/ (the session's real_site).
 """
 
 from __future__ import annotations
@@ -12,11 +12,6 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-import pytest
-
-from conftest import ROOT, build_site
-from rulesmith.pipeline import check_content
-from rulesmith.problems import ContentError
 
 LINK_ATTRIBUTES = {"href", "src"}
 
@@ -103,20 +98,6 @@ def test_link_check_finds_broken_links(fixture_site, tmp_path):
     assert len(broken) == 4, broken
     for text in ("gone.html does not exist", "no anchor #nowhere", "must be https", "img/missing.svg does not exist"):
         assert any(text in b for b in broken), (text, broken)
-
-
-@pytest.fixture(scope="module")
-def real_site(tmp_path_factory):
-    content = ROOT / "content"
-    try:
-        check_content(content)
-    except ContentError as error:
-        first = error.problems[0]
-        pytest.skip(f"content/ does not check clean yet ({len(error.problems)} problems, first: {first}); "
-                    "the link check runs on tests/fixtures/site until it does")
-    folder = tmp_path_factory.mktemp("real-site")
-    build_site(content, folder / "site", folder / "work")
-    return folder / "site"
 
 
 def test_real_site_has_no_broken_links(real_site):

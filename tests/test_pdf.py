@@ -17,10 +17,10 @@ import pypdf
 import pytest
 import weasyprint
 
-from rulesmith.build import flowcharts
+from built_aids import Built
 from rulesmith.pipeline import check_content
-from rulesmith.problems import ContentError
 from rulesmith import aidkinds
+from rulesmith.problems import ContentError
 from rulesmith.render import pdf, weasy
 from rulesmith.render.aids import contents, document, pagerefs, stamp
 from rulesmith.render.site import render_site
@@ -29,60 +29,14 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "pdf" / "content"
 MM = 72 / 25.4  # PDF points per mm
 
-class Built:
-    """Checked content, its jobs and their rendered PDFs."""
-
-    def __init__(self, checked, cache: Path):
-        self.checked, self.cache = checked, cache
-        self.charts = flowcharts(checked, cache / "flowcharts")
-        self.jobs = pdf.jobs_for(checked, self.charts, cache / "flowcharts")
-        self.results = pdf.render_all(self.jobs, cache / "pdf")
-        self.games = {c.game.id: c for c in checked}
-
-    def reader(self, path: str) -> pypdf.PdfReader:
-        return pypdf.PdfReader(io.BytesIO(self.results[path].pdf))
-
-    def game(self, job: pdf.Job):
-        return self.games[job.game]
-
-    @staticmethod
-    def kind(job: pdf.Job) -> aidkinds.AidKind:
-        return next(k for k in aidkinds.kinds() if k.title == job.title)
-
-    @staticmethod
-    def paper(job: pdf.Job) -> aidkinds.Paper:
-        return next(p for p in aidkinds.geometry().papers if p.name == job.paper)
+@pytest.fixture(scope="session")
+def built(fixture_aids) -> Built:
+    return fixture_aids
 
 
 @pytest.fixture(scope="session")
-def built(tmp_path_factory) -> Built:
-    return Built(check_content(FIXTURE), tmp_path_factory.mktemp("aids"))
-
-
-def _clean_real_games(tmp: Path):
-    """The games of content/ that pass the checks (all of them when the whole tree passes)."""
-    content = ROOT / "content"
-    try:
-        return check_content(content), []
-    except ContentError:
-        pass
-    clean, failing = [], []
-    for folder in sorted(p for p in content.iterdir() if (p / "game.yaml").exists()):
-        shutil.copytree(folder, tmp / folder.name / folder.name)
-        try:
-            clean += check_content(tmp / folder.name)
-        except ContentError:
-            failing.append(folder.name)
-    return clean, failing
-
-
-@pytest.fixture(scope="session")
-def real(tmp_path_factory) -> Built:
-    checked, failing = _clean_real_games(tmp_path_factory.mktemp("real-content"))
-    if not checked:
-        pytest.skip(f"no game in content/ passes `rulesmith check` yet ({', '.join(failing)})")
-    # The project's own cache: the PDFs ./scripts/build makes are rendered once.
-    return Built(checked, ROOT / ".cache")
+def real(real_aids) -> Built:
+    return real_aids
 
 
 @pytest.fixture(params=["fixture", "real"])
@@ -242,12 +196,18 @@ def test_references_inside_the_aid_show_their_page(built):
 
 def test_condensed_wording_says_where_the_site_prints_it_in_full(built, tmp_path):
     text = " ".join(_text(built.reader("downloads/harbour/rules-summary-a4.pdf")).split())
-    assert "Storms, in short In short; in full on the site: The round › Storms On a 6" in text
+    # under it, the gap that affects the section it condenses (tests/test_gap_markers.py), then the wording
+    assert "Storms, in short In short; in full on the site: The round › Storms Gap in the source here: " \
+           "Board illustration On a 6" in text
+    # the condition the condensed wording leaves out ("Ships in port are not hit") is pointed to
+    assert "+ one cargo lost per ship hit Not every condition is repeated here; read in full on the site: " \
+           "The round › Storms." in text
     item = next(c for c in built.checked if c.game.id == "harbour")
     kind = next(k for k in aidkinds.kinds() if k.key == "rules-summary")
     html = document.render_html(item, kind, aidkinds.geometry().papers[0], tmp_path,
                                 {"name": "Harbour", "url": "https://rules.example/ref/"})
     assert "In short; in full on the site: <span class=\"url\">https://rules.example/ref/harbour/rules/round.html#storms</span>" in html
+    assert "read in full on the site: Storms, <span class=\"url\">https://rules.example/ref/harbour/rules/round.html#storms</span>." in html
 
 
 def _count_layouts(monkeypatch) -> list[int]:

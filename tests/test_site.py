@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from rulesmith.pipeline import check_content
+from rulesmith.render.search import entries, read_index
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -58,11 +59,11 @@ def test_every_entity_has_an_anchor_on_its_kind_page(built):
 
 def test_search_index_finds_every_entity_by_name(built):
     site, checked = built
-    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
-    titles = {doc["title"] for doc in index["docs"]}
-    locations = {doc["location"] for doc in index["docs"]}
     missing = []
     for item in checked:
+        docs = entries(read_index(site / "search" / f"{item.game.id}.js"))
+        titles = {doc["title"] for doc in docs}
+        locations = {doc["location"] for doc in docs}
         for entity in item.game.entities:
             if entity.name not in titles or f"{item.game.id}/kinds/{entity.kind}.html#{entity.id}" not in locations:
                 missing.append(entity.name)
@@ -100,6 +101,31 @@ def test_gaps_page_lists_every_gap(built):
         if rows != len(gaps_of(item.game)):
             missing.append(f"{item.game.id}: {rows} rows for {len(gaps_of(item.game))} gaps")
     assert missing == []
+
+
+def test_a_field_the_source_lacks_is_marked_in_its_kind_table_not_shown_as_none(built):
+    """A field written {status: missing} is "not in the source", which is not "none": its cell in the
+    kind's table says so (a bare dash would read as "no similar alliances" where the text is silent)."""
+    site, checked = built
+    wrong = []
+    for item in checked:
+        for kind in item.game.kinds:
+            entities = [e for e in item.game.entities if e.kind == kind.id]
+            shown = [f for f in kind.fields if f.type not in ("text", "text-list")]
+            if not entities or not shown:
+                continue
+            page = (site / item.game.id / "kinds" / f"{kind.id}.html").read_text(encoding="utf-8")
+            table = page.split("<table", 1)[1].split("</table>", 1)[0]
+            for entity in entities:
+                row = next((r for r in re.findall(r"<tr>(.*?)</tr>", table, re.S) if f'href="#{entity.id}"' in r), None)
+                cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row or "", re.S)]
+                for column, spec in enumerate(shown, start=1):
+                    raw = entity.fields.get(spec.id)
+                    if isinstance(raw, dict) and raw.get("status") == "missing":
+                        if column >= len(cells) or "not in source" not in cells[column]:
+                            wrong.append(f"{item.game.id}:{entity.kind}:{entity.id} {spec.id} = "
+                                         f"{cells[column] if column < len(cells) else 'no cell'!r}")
+    assert wrong == []
 
 
 def test_referred_to_by_appears_on_referenced_entities(built):

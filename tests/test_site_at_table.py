@@ -129,8 +129,31 @@ def test_flowchart_text_stays_inside_its_nodes_without_inter_installed(site, url
     assert problems == []
 
 
+def test_flowchart_text_fits_its_boxes_when_the_web_font_does_not_load(site, url, dejavu_only):
+    """Inter blocked and only DejaVu (wider) on the system: each line is fitted to its box."""
+    pages = procedure_pages(site)[:6]
+    problems, nodes = [], 0
+    with playwright.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, env=dejavu_only)
+        for path in pages:
+            context = chromium.new_context(viewport={"width": 390, "height": 844})
+            context.route("**/*.woff2", lambda route: route.abort())
+            page = context.new_page()
+            page.goto(f"{url}/{path}")
+            page.wait_for_load_state("networkidle")
+            page.evaluate("document.fonts.ready.then(() => true)")
+            assert not page.evaluate("document.fonts.check('16px Inter')"), "Inter loaded although blocked"
+            nodes += page.locator("svg.rs-flowchart__svg g.node").count()
+            problems += [f"{path}: {t}" for t in page.evaluate(TEXT_OUTSIDE)]
+            context.close()
+        chromium.close()
+    assert nodes > 0
+    assert problems == []
+
+
 def test_flowcharts_keep_graphviz_node_groups_with_their_ids(site):
-    """The bot walker finds a node by its id: each <g class="node"> keeps its <title>."""
+    """The bot walker finds a node by its id: each <g class="node"> carries it as data-chart-node
+    (not as a <title>, which a browser shows as a tooltip: issue 29)."""
     from rulesmith.pipeline import check_content
 
     problems = []
@@ -138,7 +161,7 @@ def test_flowcharts_keep_graphviz_node_groups_with_their_ids(site):
         for procedure in checked.game.procedures:
             html = (site / checked.game.id / "solo" / f"{procedure.id}.html").read_text(encoding="utf-8")
             for node in procedure.nodes:
-                if f"<title>{node.id.replace('-', '&#45;')}</title>" not in html:
+                if f'data-chart-node="{node.id}"' not in html:
                     problems.append(f"{checked.game.id}/{procedure.id}: node {node.id}")
     assert problems == []
 
@@ -285,16 +308,13 @@ def test_search_index_loads_on_the_first_search_only(url, browser):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     loaded = []
-    page.on("response", lambda response: loaded.append(response.url) if "search_index" in response.url else None)
+    page.on("response", lambda response: loaded.append(response.url) if "/search/" in response.url else None)
     page.goto(f"{url}/statecraft/index.html")
     page.wait_for_load_state("networkidle")
     assert loaded == []
-    page.locator("input.md-search__input").click()
-    page.keyboard.type("Nigeria")
-    page.locator(".md-search-result__item").first.wait_for(state="visible", timeout=15000)
-    text = page.locator(".md-search-result__item").first.inner_text()
+    text = search_from(page, "Nigeria")
     context.close()
-    assert loaded and "Nigeria" in text
+    assert [u.rsplit("/", 1)[1] for u in loaded] == ["site.js", "statecraft.js"] and "Nigeria" in text
 
 
 def test_first_load_stays_under_one_megabyte_with_fifty_more_games(tmp_path_factory, browser):
@@ -360,10 +380,9 @@ def test_every_page_is_valid_html_apart_from_materials_markup(site):
 
 
 def search_from(page, query: str) -> str:
-    toggle = page.locator("label.md-header__button[for='__search']")
-    (toggle if toggle.is_visible() else page.locator("input.md-search__input")).click()
-    page.keyboard.type(query)  # Material searches on key events, not on a programmatic fill
-    results = page.locator(".md-search-result__item")
+    page.locator(".rs-search-button").click()
+    page.keyboard.type(query)
+    results = page.locator(".rs-search__results li")
     results.first.wait_for(state="visible", timeout=15000)
     return " ".join(results.all_inner_texts()[:10])
 

@@ -231,7 +231,7 @@ def assert_next_procedure_link(page, game_id: str, procedure_id: str) -> None:
 def first_procedure_page_with_inline_chart(page, site: Path, game_id: str, procedure_id: str) -> None:
     """The page's flowchart as an inline <svg>: as it is once charts are inline, or made so here from
     the built SVG file when the page still shows it as an <img> (the walker must find it either way)."""
-    if page.locator("svg g.node > title").count():
+    if page.locator("svg g.node[data-chart-node]").count():
         return
     svg = (site / layout.flowchart_file(game_id, procedure_id)).read_text(encoding="utf-8")
     svg = svg[svg.index("<svg"):]
@@ -252,82 +252,12 @@ def test_the_current_node_is_highlighted_in_an_inline_flowchart(server, site, pa
         label, node = graph.edges[source][i]
         choose(page, label)
         highlighted = page.evaluate("() => Array.from(document.querySelectorAll('svg g.node.rs-walker-current'),"
-                                    " g => g.querySelector('title').textContent)")
+                                    " g => g.getAttribute('data-chart-node'))")
         assert highlighted == [node], f"{procedure_id}: highlighted {highlighted}, current {node}"
 
 
-def turn_order(game_id: str) -> list:
-    """The procedures the Bot turn page walks, as the site derives them."""
-    from rulesmith.render.overview import bot_turn
-
-    return bot_turn(CHECKED[game_id].game, CHECKED[game_id].index)[0]
-
-
-@pytest.mark.parametrize("game_id", GAMES_WITH_PROCEDURES)
-def test_bot_turn_from_disk(site, browser, page, game_id):
-    """From file://: the Bot turn page goes through every procedure of the game in the order the
-    content gives them, each to an end and on by 'Next procedure'; a reload and a shared link
-    land on the same step; Back crosses back into the previous procedure."""
-    url = (site / game_id / "bot-turn.html").as_uri()
-    turn = turn_order(game_id)
-    order = [p.id for p in turn]
-    page.goto(url)
-    listed = page.locator("article ol > li > a").all_inner_texts()
-    assert listed == [p.title for p in turn]
-    middle = len(order) // 2
-    for k, procedure_id in enumerate(order):
-        graph = Graph(game_id, procedure_id)
-        node = graph.start
-        assert_at(page, graph, node, moved=k > 0)
-        if k == middle and k > 0:  # Back from a procedure's start returns to the previous one's end
-            page.locator(".rs-walker [data-back]").click()
-            assert_at(page, Graph(game_id, order[k - 1]), previous_end, moved=True)
-            page.locator(".rs-walker button[data-next]").click()
-            assert_at(page, graph, node, moved=True)
-        for source, i in graph.route(graph.start, lambda n: n in graph.ends):
-            label, node = graph.edges[source][i]
-            choose(page, label)
-            assert_at(page, graph, node, moved=True)
-        if k == middle:
-            shared = page.url
-            page.reload()
-            assert_at(page, graph, node)
-            other = browser.new_page(viewport=PHONE)
-            other.goto(shared)
-            assert_at(other, graph, node)
-            other.close()
-        previous_end = node
-        next_button = page.locator(".rs-walker button[data-next]")
-        if k + 1 < len(order):
-            expect(next_button).to_be_visible()
-            expect(next_button).to_have_text("Next procedure: " + turn[k + 1].title)
-            next_button.click()
-        else:
-            expect(next_button).to_be_hidden()
-    assert page.evaluate("location.hash").count("~") == len(order) - 1
-
-
-def test_an_address_that_goes_astray_is_cut_to_where_it_holds(site, page):
-    game_id = GAMES_WITH_PROCEDURES[0]
-    procedure_id = turn_order(game_id)[0].id
-    graph = Graph(game_id, procedure_id)
-    label, target = graph.edges[graph.start][0]
-    url = (site / game_id / "bot-turn.html").as_uri()
-    page.goto(f"{url}#walk={procedure_id}.{graph.start}.{target}.no-such-node")
-    assert_at(page, graph, target)
-    assert page.evaluate("location.hash") == f"#walk={procedure_id}.{graph.start}.{target}"
-    page.goto("about:blank")  # a new load, not a jump within the page
-    page.goto(f"{url}#walk=no-such-procedure.x")
-    first = Graph(game_id, turn_order(game_id)[0].id)
-    assert_at(page, first, first.start)
-
-
-def test_step_through_one_procedure_from_the_list(site, page):
-    game_id = GAMES_WITH_PROCEDURES[0]
-    last = turn_order(game_id)[-1]
-    page.goto((site / game_id / "bot-turn.html").as_uri())
-    page.locator(f'button[data-walk="{last.id}"]').click()
-    assert_at(page, Graph(game_id, last.id), last.start, moved=True)
+# The Bot turn page of a game that declares its bot's turn (every shipped game) is played by
+# tests/test_bot_turn.py.
 
 
 def test_keyboard_only(server, page):

@@ -54,7 +54,8 @@ def to_dot(procedure: model.Procedure, index: Index, rankdir: str = "TB", wrap: 
     the steps' text then being printed beside the chart."""
     numbers = numbering(procedure)
     nodes = [{"id": n.id, "type": n.type, "number": numbers[n.id],
-              "label": _label(n.text, index, wrap) if text else ""}
+              "label": _label(n.text, index, wrap) if text else "",
+              "call": _label(_called(n, index), index, wrap) if n.call else ""}
              for n in procedure.nodes]
     edges = []
     for node in procedure.nodes:
@@ -66,6 +67,13 @@ def to_dot(procedure: model.Procedure, index: Index, rankdir: str = "TB", wrap: 
     return _template().render(procedure_id=procedure.id, nodes=nodes, edges=edges, rankdir=rankdir,
                               font_pt=font_pt, edge_pt=edge_pt,
                               spacing=("0.2", "0.25") if compact else ("0.35", "0.4"), compact=compact)
+
+
+def _called(node: model.Node, index: Index) -> str:
+    """What a calling step's box says of its call: the procedure it runs (and that it may be left out)."""
+    target = index.targets.get(f"procedure:{node.call.procedure}")
+    title = target.name if target is not None else node.call.procedure
+    return ("If needed, run: " if node.call.optional else "Run: ") + title + ", then go on"
 
 
 @lru_cache(maxsize=1)
@@ -125,19 +133,27 @@ _PROLOGUE = re.compile(rb"\A.*?(?=<svg\b)", re.S)
 _COMMENT = re.compile(rb"<!--.*?-->\n?", re.S)
 _GRAPH_TITLE = re.compile(r'(<g id="graph0" class="graph"[^>]*>\s*<title>)[^<]*(</title>)')
 # Graphviz numbers its groups graph0, node1, edge1 … in every SVG: a page with several charts (the
-# bot's turn) would repeat them, and nothing links to them (scripts find a node by its <title>).
+# bot's turn) would repeat them, and nothing links to them (scripts find a node by data-chart-node).
 _GRAPHVIZ_ID = re.compile(r' id="(?:a_)?(?:graph|node|edge|clust)\d+"')
+# Graphviz titles each node group with the node's id and each edge with "a->b": a browser shows
+# them as tooltips. The node's id moves to an attribute for scripts; the edge's title goes.
+_NODE_TITLE = re.compile(r'(<g class="node[^"]*")>\s*<title>([^<]*)</title>')
+_EDGE_TITLE = re.compile(r'(<g class="edge">)\s*<title>[^<]*</title>')
 
 
 def inline_svg(svg: bytes, title: str) -> str:
     """A flowchart SVG ready to sit inside a page: no XML prologue or comments, no blank line (a
     Markdown raw-HTML block ends at one), the reader's title instead of the procedure id, and a
     text alternative. The text stays text (found by the browser's find, drawn in the page's font);
-    Graphviz's node groups (class "node", <title> = node id) are kept for scripts that walk them;
-    its numbered ids are dropped, so several charts on one page repeat no id."""
+    Graphviz's node groups (class "node") are kept for scripts that walk them, each with its node's
+    id as `data-chart-node` instead of a <title> (which a browser shows as a tooltip); its numbered
+    ids and its edges' "a->b" titles are dropped."""
     body = _COMMENT.sub(b"", _PROLOGUE.sub(b"", svg, count=1)).decode("utf-8")
     body = _GRAPH_TITLE.sub(lambda m: m.group(1) + html.escape(title) + m.group(2), body, count=1)
     body = _GRAPHVIZ_ID.sub("", body)
-    label = html.escape(f"Flowchart: {title}. The same steps are listed as text below.", quote=True)
+    body = _NODE_TITLE.sub(lambda m: f'{m.group(1)} data-chart-node="{html.escape(html.unescape(m.group(2)))}">', body)
+    body = _EDGE_TITLE.sub(r"\1", body)
+    stop = "" if title[-1:] in "?!." else "."
+    label = html.escape(f"Flowchart: {title}{stop} The same steps are listed as text below.", quote=True)
     body = body.replace("<svg ", f'<svg class="rs-flowchart__svg" role="img" aria-label="{label}" ', 1)
     return "\n".join(line for line in body.splitlines() if line.strip())

@@ -57,12 +57,49 @@ def markdown_value(value) -> Markup:
     return Markup(escape_inline(value))
 
 
+def fold_echoes(text: str, index: Index) -> str:
+    """A reference that says again what the words beside it say, said once: "a conflict
+    ([[rule:conflict]])" reads "a conflict" (linked), "the [[module:weather]] cards" (the module
+    being "Weather cards") reads "the Weather cards", "see [[gap:x]]." after a gap titled
+    "Which Supplies?" reads "see Which Supplies?". A labelled reference stays as written."""
+    def name(target: str) -> str | None:
+        kind = target.partition(":")[0]
+        return None if kind in ("icon", "value") or target not in index.targets else index.name(target)
+
+    def before(match: re.Match) -> str:
+        words, emphasis, target = match.group(1), match.group(2) or "", match.group(3)
+        shown = name(target)
+        said = shown and re.search(r"(?i)(?<![\w-])" + r"\s+".join(map(re.escape, shown.split())) + "$", words)
+        if not said:
+            return match.group(0)
+        return f"{words[:said.start()]}[[{target}|{words[said.start():]}]]{emphasis}"
+
+    def after(match: re.Match) -> str:
+        target, word = match.group(1), match.group(2)
+        shown = name(target)
+        if shown is None or not re.search(rf"(?i)(?<![\w-]){re.escape(word)}$", shown):
+            return match.group(0)
+        return f"[[{target}]]"
+
+    def stop(match: re.Match) -> str:
+        shown = match.group(2) or name(match.group(1)) or ""
+        return match.group(0)[:-1] if shown[-1:] in ("?", "!", ".") else match.group(0)
+
+    text = re.sub(r"([^()\[\]*_]{1,120}?)(\*{1,2}|_{1,2})?[ \t]*\(\[\[([^\[\]|]+)\]\]\)", before, text)
+    text = re.sub(r"\[\[([^\[\]|]+)\]\][ \t]+(\w+)(?![\w-])", after, text)
+    # a name that ends a sentence itself ("which Supplies?") takes no full stop after it
+    return re.sub(r"\[\[([^\[\]|]+)(?:\|([^\[\]]*))?\]\]\.(?!\w)", stop, text)
+
+
 def render_text(text: str, index: Index, href: Callable[[str], str | None],
-                icon: Callable[[str], str] | None = None) -> str:
+                icon: Callable[[str], str] | None = None,
+                marker: Callable[[str, str], str] | None = None) -> str:
     """Markdown with references as [label](href) links and icons as inline HTML; brackets that
-    never close are text (markdown_config.literal_brackets), as the check reads them."""
+    never close are text (markdown_config.literal_brackets), as the check reads them. A value
+    reference to a field or cell the data marks (missing, unverified …) is followed by
+    `marker(status, note)`, so the doubt is shown wherever the value is printed."""
     icon = icon or (lambda name: icon_html(index, name))
-    text = literal_brackets(text)
+    text = literal_brackets(fold_echoes(text, index))
 
     def replace(match: re.Match) -> str:
         target, label = match.group(1), match.group(2)
@@ -70,7 +107,9 @@ def render_text(text: str, index: Index, href: Callable[[str], str | None],
         if kind == "icon":
             return icon(ident)
         if kind == "value":
-            return escape_inline(values.shown(values.lookup(index, ident)))
+            shown_value = escape_inline(values.shown(values.lookup(index, ident)))
+            status, note = values.status(index, ident)
+            return shown_value + (" " + marker(status, note) if marker and status != "verified" else "")
         shown = escape_inline(label if label else index.name(target))
         url = href(target)
         link = f"[{shown}]({escape_url(url)})" if url else shown
@@ -96,9 +135,11 @@ def plain_text(text: str, index: Index) -> str:
             return f"[{index.icons[ident]['label']}]"
         if kind == "value":
             return values.shown(values.lookup(index, ident))
+        if kind == "gap":  # the same mark as the site's gap marker: the reader meets a gap here
+            return "▲\u00a0" + (label or index.name(target))
         return label or index.name(target)
 
-    text = REFERENCE.sub(replace, text)
+    text = REFERENCE.sub(replace, fold_echoes(text, index))
     return re.sub(r"\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)", "", text)
 
 

@@ -2,8 +2,8 @@
 
 Derived from the data alone, the same way for every game (no per-game template): the round at a
 glance and the set-up as the game's rules-summary aid lists them (content/<game>/aids.yaml), else
-the set-up sections by their titles; the rules in reading order; the bot's entry procedures
-(those no other procedure calls, and where procedures call each other in a ring, the one in it that
+the set-up sections by their titles; the rules in reading order; the bot's turn as the game declares it (`bot:`), else its entry
+procedures (those no other procedure calls, and where procedures call each other in a ring, the one in it that
 calls the most others) and the tables referred to most.
 """
 
@@ -67,12 +67,21 @@ def _entries(procedures: list[model.Procedure], index: Index) -> list[model.Proc
     return [keys[key] for key in keys if key in entries]
 
 
+def _declared_turn(game: Game) -> list[model.Procedure]:
+    """The procedures of the bot's turn as the game declares it (`bot: turn: parts:`), in its order."""
+    if game.bot is None:
+        return []
+    procedures = {p.id: p for p in game.procedures}
+    ids = list(dict.fromkeys(part.procedure for part in game.bot.turn.parts if part.procedure in procedures))
+    return [procedures[i] for i in ids]
+
+
 def play(game: Game, index: Index) -> Play:
     plan = next((p for p in game.aids if p.aid == "rules-summary"), None)
     sequence = _shown(plan.sequence, index) if plan else []
     setup = _shown(plan.setup, index) if plan else []
     setup = setup or [(s.title, f"rule:{s.id}", s) for s, _page in game.all_sections() if SETUP.search(s.title)]
-    bot = _entries(game.procedures, index)
+    bot = _declared_turn(game) or _entries(game.procedures, index)
     uses = {t.id: len(set(index.backlinks.get(f"table:{t.id}", []))) for t in game.tables}
     order = {t.id: n for n, t in enumerate(game.tables)}
     tables = sorted((t for t in game.tables if uses[t.id]), key=lambda t: (-uses[t.id], order[t.id]))[:MOST_USED]

@@ -7,16 +7,19 @@ someone writes `kinds/<kind>.md.j2`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 import jinja2
 from markupsafe import Markup
 
-from .. import model, values
+from .. import affects, model, values
 from ..expressions import plain
+from ..fieldtypes import ListType, Value, field_type
 from ..game import Game
-from ..items import tag_of
+from ..items import ITEM_TYPES, key_of, tag_of
 from ..project import templates
 from .. import formatref
 from ..link import Index
@@ -27,6 +30,7 @@ from ..glyphs import glyph_svg
 from .markup import escape_inline, escape_url, markdown_value, plain_text, render_text, table_cell
 from .overview import bot_turn, play
 from .walker import walker_steps
+from .botturn import companion_json, reached_procedures, tables_read
 
 TEMPLATES = templates()
 
@@ -55,6 +59,7 @@ def environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.filters["inline"] = env.filters["e"] = env.filters["escape"] = markdown_value
     env.filters["url"] = lambda url: Markup(escape_url(url))
+    env.filters["table_cell"] = lambda markdown: Markup(table_cell(str(markdown)))
     env.globals["STATUS_LABELS"] = layout.STATUS_LABELS
     env.globals["reads_data"] = values.reads_data
     env.globals["value_inputs"] = values.value_inputs
@@ -80,7 +85,8 @@ class PageContext:
 
     def md(self, text: str | None) -> Markup:
         """A Markdown field of the content, which the check has judged as readers get it."""
-        return Markup(render_text(str(text or ""), self.index, self.href))
+        return Markup(render_text(str(text or ""), self.index, self.href,
+                                  marker=lambda status, _note: self.marker(status, "", short=True)))
 
     def cell(self, text: str | None) -> Markup:
         return Markup(table_cell(self.md(text)))
@@ -102,8 +108,12 @@ class PageContext:
         return [k for k in self.index.backlinks.get(key, []) if k in self.index.targets]
 
     def labelled_ref(self, key: str) -> Markup:
-        """A link followed by what the target is, so two things of the same name stay apart."""
-        return Markup(f"{self.ref(key)} <small>({escape_inline(tag_of(self.game, key))})</small>")
+        """A link followed by what the target is, so two things of the same name stay apart; not
+        where the name says it already ("Trend Table", not "Trend Table (table)")."""
+        tag = tag_of(self.game, key)
+        if re.search(rf"(?i)(?<![\w-]){re.escape(tag)}$", self.index.name(key)):
+            return Markup(self.ref(key))
+        return Markup(f"{self.ref(key)} <small>({escape_inline(tag)})</small>")
 
     def value(self, raw, spec, entity_status: str = "verified", short: bool = False) -> Markup:
         return Markup(self._shown_value(raw, spec, entity_status, short))
@@ -112,25 +122,26 @@ class PageContext:
         """A field or cell value for a table cell, with its status marker where it has one."""
         if raw is None:
             return self._marker("missing", "", short) if entity_status == "missing" else "—"
-        status = raw.get("status") if isinstance(raw, dict) else None
-        value = plain(raw)
-        if status == "missing" or value is None and status:
-            return self._marker("missing", raw.get("note", ""), short)
-        shown = self._value(value, spec)
-        if status and status != "verified":
-            shown += " " + self._marker(status, raw.get("note", ""), short)
+        found = Value.of(raw)
+        if found.missing or found.value is None:
+            return self._marker("missing", found.note or "", short)
+        shown = self._value(found.value, spec)
+        if found.doubtful:
+            shown += " " + self._marker(found.status, found.note or "", short)
         return shown
 
     def _value(self, value, spec) -> str:
+        kind = field_type(spec.type) if spec is not None else None
         if isinstance(value, list):
             return ", ".join(self._value(v, spec) for v in value) or "—"
-        if isinstance(value, bool):
-            return "Yes" if value else "No"
-        if spec is not None and spec.type in ("ref", "ref-list") and f"{spec.to}:{value}" in self.index.targets:
+        if kind is not None and kind.name in ("ref", "ref-list") and f"{spec.to}:{value}" in self.index.targets:
             return str(self.ref(f"{spec.to}:{value}"))
-        if spec is not None and spec.type in ("text", "text-list"):
+        if kind is not None and kind.text_format == "markdown":
             return str(self.cell(str(value)))
-        return table_cell(escape_inline(str(value)))
+        if kind is not None and kind.name == "enum":
+            return table_cell(escape_inline(enum_label(str(value))))
+        item = kind.item if isinstance(kind, ListType) else kind
+        return table_cell(escape_inline(item.shown(value) if item is not None and item.accepts(value) else str(value)))
 
     def step_number(self, target: str, node_id: str) -> int | str:
         """The number readers see for a procedure's node (the flowchart's and the list's)."""
@@ -140,11 +151,25 @@ class PageContext:
             return numbering(procedure).get(node_id, node_id)
         return node_id
 
+    def check_where(self, item) -> str:
+        """What a reader checks where the data is not (fully) from the source: the printed card for
+        a card or component, the printed rulebook for a rule, a table, a procedure or an example."""
+        return "check the printed card" if isinstance(item, model.Entity) else "check the printed rulebook"
+
+    def coverage(self, kind: model.Kind) -> str:
+        """How much of a kind the source gives: "6 of 7 in the source, 1 reconstructed"."""
+        given, rebuilt = coverage(self.game, kind)
+        shown = f"{given} of {kind.count} in the source" if kind.count is not None else f"{given} in the source"
+        return shown + (f", {rebuilt} reconstructed" if rebuilt else "")
+
+    def complete(self, kind: model.Kind) -> bool:
+        """Whether the source gives every one of a kind (none missing, none reconstructed)."""
+        return kind.count is None or coverage(self.game, kind)[0] >= kind.count
+
     def missing_fields(self, entity: model.Entity) -> list[str]:
         """Names of this entity's fields that the source does not give (one marker names them all)."""
         kind = self.game.kind(entity.kind)
-        return [spec.name for spec in kind.fields
-                if isinstance(entity.fields.get(spec.id), dict) and entity.fields[spec.id].get("status") == "missing"]
+        return [spec.name for spec in kind.fields if Value.of(entity.fields.get(spec.id)).missing]
 
     def marker(self, status: str, note: str, short: bool = False, names: str = "") -> Markup:
         return Markup(self._marker(status, note, short, names))
@@ -161,6 +186,59 @@ class PageContext:
         shown = f'<span class="rs-gap rs-gap--{status}">{glyph_svg("material/alert-outline")}<em>{text}</em></span>'
         if note and not short:
             shown += " " + table_cell(str(self.md(note)))
+        return shown
+
+    # ---- gaps shown where they are met: the places each gap `affects` (rulesmith/affects.py)
+
+    @staticmethod
+    def item_key(item) -> str:
+        """kind:id of a content item (a section is rule:id, an entity its kind:id)."""
+        for item_type in ITEM_TYPES:
+            if type(item) is item_type.model:
+                return key_of(item_type, item)
+        raise TypeError(f"not a content item: {type(item).__name__}")
+
+    def gaps_at(self, key: str, inner: str | None = None, already: str = "") -> Markup:
+        """The markers of the gaps that affect an item (or a field, cell "row.column" or step of
+        it): each the gap's marker and a link to it, as a [[gap:…]] reference renders; a gap the
+        text `already` refers to is not repeated."""
+        gaps = [g for g in affects.at(self.game, self.index, key, inner) if f"[[gap:{g.id}]" not in already]
+        return Markup(" ".join(str(self.md(f"[[gap:{g.id}]]")) for g in gaps))
+
+    def item_gaps(self, item) -> Markup:
+        """The markers of the gaps that affect an item as a whole, unless its own text names them."""
+        own = " ".join(str(getattr(item, name, "") or "") for name in ("body", "text", "description", "definition", "note"))
+        return self.gaps_at(self.item_key(item), already=own)
+
+    def cell_gaps(self, table: model.Table, row: list, column: int) -> Markup:
+        return self.gaps_at(f"table:{table.id}", affects.cell_key(table, row, column))
+
+    def field_gaps(self, entity: model.Entity, field_id: str) -> Markup:
+        return self.gaps_at(f"{entity.kind}:{entity.id}", field_id)
+
+    def step_gaps(self, procedure: model.Procedure, node: model.Node) -> Markup:
+        return self.gaps_at(f"procedure:{procedure.id}", node.id)
+
+    def affected_places(self, gap: model.Gap) -> list[Markup]:
+        """The places a gap affects as links a reader follows: the item's name, then the field,
+        the cell (row / column) or the step number."""
+        shown = []
+        for address in gap.affects or []:
+            try:
+                place = affects.parse(self.index, address)
+            except values.ValueError_:
+                continue
+            link = str(self.ref(place.key))
+            item: Any = self.index.targets[place.key].item
+            if place.step is not None:
+                link += f", step {self.step_number(place.key, place.step)}"
+            elif place.field is not None:
+                link += ": " + escape_inline(field_name(self.game, item, place.field))
+            elif place.row is not None:
+                row = next(r for r in item.rows if str(plain(r[0])) == place.row)
+                column = next(c.title for c in item.columns if c.id == place.column)
+                link += ": " + escape_inline(f"{row_label(self.game, item, row)} / {column}")
+            shown.append(Markup(link))
         return shown
 
     def has_gaps(self, prefix: str) -> bool:
@@ -186,6 +264,13 @@ class PageContext:
         return [m for m in self.game.modules if m.id in used]
 
 
+def coverage(game: Game, kind: model.Kind) -> tuple[int, int]:
+    """(entities of a kind the source gives, entities reconstructed): a missing one is in neither."""
+    entities = game.entities_of(kind.id)
+    rebuilt = len([e for e in entities if e.status == "reconstructed"])
+    return len([e for e in entities if e.status not in ("missing", "reconstructed")]), rebuilt
+
+
 def gaps_of(game: Game) -> list[dict]:
     """Every place the data marks as not (fully) from the source: the gaps page and the tests."""
     found = []
@@ -204,9 +289,10 @@ def gaps_of(game: Game) -> list[dict]:
         key = f"{entity.kind}:{entity.id}"
         if entity.status != "verified":
             add(key, entity.name, entity.status, entity.note, entity.where())
-        for name, value in entity.fields.items():
-            if isinstance(value, dict) and value.get("status", "verified") != "verified":
-                add(key, f"{entity.name}: {field_name(game, entity, name)}", value["status"], value.get("note"), entity.where("fields", name))
+        for name, raw in entity.fields.items():
+            value = Value.of(raw)
+            if value.doubtful:
+                add(key, f"{entity.name}: {field_name(game, entity, name)}", value.status, value.note, entity.where("fields", name))
     for section, _page in game.all_sections():
         if section.status != "verified":
             add(f"rule:{section.id}", section.title, section.status, section.note, section.where())
@@ -214,11 +300,12 @@ def gaps_of(game: Game) -> list[dict]:
         if table.status != "verified":
             add(f"table:{table.id}", table.title, table.status, table.note, table.where())
         for r, row in enumerate(table.rows):
-            for c, value in enumerate(row):
-                if isinstance(value, dict) and value.get("status", "verified") != "verified":
+            for c, raw in enumerate(row):
+                value = Value.of(raw)
+                if value.doubtful:
                     column = table.columns[c].title if c < len(table.columns) else c
                     add(f"table:{table.id}", f"{table.title}: {row_label(game, table, row)} / {column}",
-                        value["status"], value.get("note"), table.where("rows", r, c))
+                        value.status, value.note, table.where("rows", r, c))
     for name in ("procedures", "examples"):
         for item in getattr(game, name):
             if item.status != "verified":
@@ -226,6 +313,15 @@ def gaps_of(game: Game) -> list[dict]:
     for gap in game.gaps:
         add(f"gap:{gap.id}", gap.title, gap.status, gap.note, gap.where())
     return found
+
+
+def enum_label(value: str) -> str:
+    """An enum value as readers read it: a value written as a key ("influence-and-demonstrator")
+    becomes words ("Influence and demonstrator"); a value written as words stays as it is."""
+    if re.fullmatch(r"[a-z0-9]+(?:[-_][a-z0-9]+)*", value):
+        words = re.sub(r"[-_]", " ", value)
+        return words[:1].upper() + words[1:]
+    return value
 
 
 def row_label(game: Game, table: model.Table, row: list) -> str:
@@ -278,14 +374,21 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
 
     if game.procedures:
         nav.append({"Solo bot": [{escape_nav(p.title): page(layout.procedure_page(g, p.id), "procedure.md.j2",
-                                                            procedure=p, flowchart=flowchart(p))}
+                                                            procedure=p, flowchart=flowchart(p),
+                                                            chart_file=layout.flowchart_file(g, p.id))}
                                  for p in game.procedures]})
         # The turn walks the procedures no other procedure calls, in the content's order; the ones
         # they call are reached from their steps.
-        entry, called = bot_turn(game, index)
-        nav[-1]["Solo bot"].insert(0, {"Bot turn": page(f"{g}/bot-turn.md", "bot-turn.md.j2", procedures=entry,
-                                                        called=called,
-                                                        charts={p.id: flowchart(p) for p in game.procedures})})
+        if game.bot is not None:  # the turn as the game declares it (rulesmith/turn.py)
+            turn_page = page(f"{g}/bot-turn.md", "bot-companion.md.j2", data=companion_json(game),
+                             procedures=reached_procedures(game), read_tables=tables_read(game),
+                             charts={p.id: flowchart(p) for p in game.procedures},
+                             chart_files={p.id: layout.flowchart_file(g, p.id) for p in game.procedures})
+        else:
+            entry, called = bot_turn(game, index)
+            turn_page = page(f"{g}/bot-turn.md", "bot-turn.md.j2", procedures=entry, called=called,
+                             charts={p.id: flowchart(p) for p in game.procedures})
+        nav[-1]["Solo bot"].insert(0, {"Bot turn": turn_page})
     if game.examples:
         nav.append({"Worked examples": page(f"{g}/examples.md", "examples.md.j2")})
     nav.append({"Glossary": page(f"{g}/glossary.md", "glossary.md.j2")})

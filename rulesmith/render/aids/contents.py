@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from ... import model
+from ... import affects, model
 from ...aidkinds import AidKind
 from ...game import Game
 from ...link import Index
@@ -27,6 +27,7 @@ class Entry:
     condensed: str | None
     subsections: bool = True
     elsewhere: frozenset = frozenset()  # keys planned as entries of their own: not repeated inside this one
+    in_full: tuple = ()  # model.InFull pointers: parts whose conditions the condensed wording leaves to the full text
 
     @property
     def full(self) -> bool:
@@ -44,7 +45,8 @@ def planned(game: Game, index: Index, aid: str) -> dict[str, list[Entry]]:
         for entry in getattr(plan, part):
             target = index.targets[entry.show]
             found[part].append(Entry(entry.show, target.kind, target.item, entry.title or target.name,
-                                     entry.condensed, entry.subsections, own - {entry.show}))
+                                     entry.condensed, entry.subsections, own - {entry.show},
+                                     tuple(entry.in_full)))
     return found
 
 
@@ -128,12 +130,14 @@ def listed_names(game: Game, index: Index, kind: AidKind) -> list[str]:
 
 
 def gaps_in(game: Game, index: Index, keys: set[str]) -> list[dict]:
-    """The gaps in the source that affect these items: their own, and stand-alone gaps they refer
-    to or that refer to them."""
+    """The gaps in the source that affect these items: their own, stand-alone gaps they refer
+    to or that refer to them, and stand-alone gaps that say they affect one of them (or a
+    field, cell or step of one)."""
     found = []
+    affecting = {f"gap:{gap.id}" for gap, place in affects.places(game, index) if place.key in keys}
     for gap in gaps_of(game):
         key = gap["key"]
-        if key in keys or (key.startswith("gap:") and (
+        if key in keys or key in affecting or (key.startswith("gap:") and (
                 any(owner in keys for owner in index.backlinks.get(key, []))
                 or any(k in keys for k in _gap_refs(index, key)))):
             found.append(gap)

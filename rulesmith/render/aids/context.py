@@ -8,10 +8,12 @@ import html
 import math
 import re
 
-from ... import model
+from ... import affects, model
 from ...game import Game
+from ...items import all_items
 from ...link import Index
 from .. import layout
+from ...fieldtypes import Value, field_type
 from ..markup import escape_inline, icon_html, render_text
 from ..site import PageContext
 from .charts import _lines
@@ -39,7 +41,22 @@ class AidContext(PageContext):
         return "#" + self.anchor(key) if key in self.anchors else None
 
     def md(self, text: str | None) -> str:
-        return render_text(text or "", self.index, self.href, icon=self.icon)
+        return render_text(text or "", self.index, self.href, icon=self.icon,
+                           marker=lambda status, _note: self.marker(status, ""))
+
+    def condensed_gaps(self, entry) -> str:
+        """The markers of the gaps that affect a condensed section or any subsection it stands
+        for, unless its condensed wording names them."""
+        from .contents import _subsection_keys
+
+        keys = [entry.key] + (_subsection_keys(entry) if entry.kind == "rule" else [])
+        seen, marks = set(), []
+        for key in keys:
+            for gap in affects.at(self.game, self.index, key):
+                if gap.id not in seen and f"[[gap:{gap.id}]" not in (entry.condensed or ""):
+                    seen.add(gap.id)
+                    marks.append(self.md(f"[[gap:{gap.id}]]"))
+        return " ".join(marks)
 
     def icon(self, name: str) -> str:
         return titled(icon_html(self.index, name), self.index.icons[name]["label"])
@@ -51,6 +68,14 @@ class AidContext(PageContext):
     def legend(self) -> list[tuple[str, str]]:
         """(mark, meaning) for the legend, in a fixed order."""
         return [(MARKS[s], layout.STATUS_LABELS[s]) for s in MARKS]
+
+    def page_example(self) -> tuple[str, str] | None:
+        """(name, anchor) of something on this aid, for the legend's example of a page reference:
+        the first table on it, else its first item (in the registry's order)."""
+        for _type, key, _item in sorted(all_items(self.game), key=lambda found: found[0].prefix != "table"):
+            if key in self.anchors:
+                return self.index.name(key), self.anchor(key)
+        return None
 
     def ref(self, key: str) -> str:
         shown = escape_inline(self.index.name(key))
@@ -78,11 +103,9 @@ class AidContext(PageContext):
         """(fields with a value, fields marked missing) of an entity, text fields or the others."""
         shown, missing = [], []
         for spec in self.kind_of(entity).fields:
-            if (spec.type in ("text", "text-list")) != text or spec.id not in entity.fields:
+            if (field_type(spec.type).text_format == "markdown") != text or spec.id not in entity.fields:
                 continue
-            raw = entity.fields[spec.id]
-            is_missing = isinstance(raw, dict) and raw.get("status") == "missing"
-            (missing if is_missing else shown).append(spec)
+            (missing if Value.of(entity.fields[spec.id]).missing else shown).append(spec)
         return shown, missing
 
     def table_lines(self, table: model.Table) -> int:
@@ -130,7 +153,6 @@ def titled(svg_html: str, label: str) -> str:
 
 
 def plain_value(value) -> str:
-    if isinstance(value, dict):
-        value = value.get("value", "")
+    value = Value.of(value).value
     value = "" if value is None else value
     return ", ".join(map(str, value)) if isinstance(value, list) else str(value)

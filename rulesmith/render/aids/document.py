@@ -16,7 +16,7 @@ from .. import layout
 from ..markup import plain_text
 from . import charts, contents, stamp
 from .context import AidContext
-from .pagerefs import pageref
+from .pagerefs import page_mention, pageref
 from .text import to_html, to_inline_html
 
 TEMPLATES = templates()
@@ -37,6 +37,7 @@ def environment() -> jinja2.Environment:
     env.filters["inline_html"] = to_inline_html
     env.filters["css_string"] = css_string
     env.globals["pageref"] = pageref
+    env.globals["page_mention"] = page_mention
     env.globals["grouped_gaps"] = contents.grouped_gaps
     env.globals["STATUS_LABELS"] = layout.STATUS_LABELS
     env.globals["geometry"] = geometry()

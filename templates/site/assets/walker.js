@@ -110,19 +110,19 @@
     return copy.textContent.replace(/\s+/g, " ").trim();
   }
 
-  /* The flowcharts of a procedure that are inline <svg>: Graphviz writes each node as
-     <g class="node"><title>node id</title>…</g>, so a chart is the procedure's when it holds a node
-     for every step. An <img> chart cannot be reached from the page and is left as it is. */
+  /* The flowcharts of a procedure that are inline <svg>: each node is <g class="node"
+     data-chart-node="node id">…</g>, so a chart is the procedure's when it holds a node for every
+     step. An <img> chart cannot be reached from the page and is left as it is. */
   Walker.prototype.charts = function (procedure) {
     var ids = Array.prototype.map.call(this.panel(procedure).querySelectorAll("[data-node]"), function (n) {
       return n.getAttribute("data-node");
     });
     return Array.prototype.filter.call(document.querySelectorAll("svg"), function (svg) {
-      var titles = {};
-      Array.prototype.forEach.call(svg.querySelectorAll("g.node > title"), function (t) {
-        titles[t.textContent.trim()] = true;
+      var nodes = {};
+      Array.prototype.forEach.call(svg.querySelectorAll("g.node[data-chart-node]"), function (g) {
+        nodes[g.getAttribute("data-chart-node")] = true;
       });
-      return ids.every(function (id) { return titles[id]; });
+      return ids.every(function (id) { return nodes[id]; });
     });
   };
 
@@ -130,12 +130,24 @@
     var old = document.querySelectorAll("svg ." + CURRENT);
     for (var i = 0; i < old.length; i++) old[i].classList.remove(CURRENT);
     this.charts(procedure).forEach(function (svg) {
-      var titles = svg.querySelectorAll("g.node > title");
-      for (var j = 0; j < titles.length; j++) {
-        if (titles[j].textContent.trim() === id) titles[j].parentNode.classList.add(CURRENT);
+      var nodes = svg.querySelectorAll("g.node[data-chart-node]");
+      for (var j = 0; j < nodes.length; j++) {
+        if (nodes[j].getAttribute("data-chart-node") === id) {
+          nodes[j].classList.add(CURRENT);
+          follow(svg, nodes[j]);
+        }
       }
     });
   };
+
+  /* A chart shown at print size in a frame (a phone): the frame scrolls to the current step. */
+  function follow(svg, node) {
+    var frame = svg.closest(".rs-flowchart__frame");
+    if (!frame || (frame.scrollHeight <= frame.clientHeight + 1 && frame.scrollWidth <= frame.clientWidth + 1)) return;
+    var box = node.getBoundingClientRect(), outer = frame.getBoundingClientRect();
+    frame.scrollLeft += box.left + box.width / 2 - (outer.left + outer.width / 2);
+    frame.scrollTop += box.top + box.height / 2 - (outer.top + outer.height / 2);
+  }
 
   Walker.prototype.render = function (moved) {
     var here = this.current(), root = this.root;

@@ -1,0 +1,348 @@
+"""The bot's turn as data: its state, its calls between procedures, its table answers and its chance.
+
+A game declares under `bot:` what its solo bot keeps between steps (difficulty, turn, stage …),
+the decks it draws from and its turn (which procedures, in what order, when each applies). Steps
+may call another procedure (`call:`), read a table by the state (`reads:`), roll dice (`roll:`),
+draw (`draw:`) and change the state (`sets:`). This module proves all of it holds together (every
+call resolves, no call chain loops without an end, every state value has its row and column) and
+computes the table answers the walker shows, so the browser never looks anything up itself.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from . import model
+from .expressions import plain
+from .game import Game
+from .problems import Problems, nearest
+
+NEXT = "next"
+
+
+def state_values(var: model.StateVar) -> list[str]:
+    """The values a state can take, as the walker and the address write them (strings)."""
+    if var.type == "enum":
+        return [v.id for v in var.values]
+    if var.min is None or var.max is None or var.max < var.min:
+        return []
+    return [str(n) for n in range(var.min, var.max + 1)]
+
+
+def value_name(var: model.StateVar, value: str) -> str:
+    """A state value as readers know it ("Hard", "3")."""
+    for v in var.values:
+        if v.id == value:
+            return v.name
+    return value
+
+
+def calls(procedure: model.Procedure) -> list[tuple[model.Node, model.Call]]:
+    return [(node, node.call) for node in procedure.nodes if node.call is not None]
+
+
+# ---------------------------------------------------------------- the checks
+
+def check_bot(game: Game, problems: Problems) -> None:
+    procedures = {p.id: p for p in game.procedures}
+    bot = game.bot
+    states = {v.id: v for v in bot.state} if bot else {}
+    tables = {t.id: t for t in game.tables}
+    decks = {d.id: d for d in bot.decks} if bot else {}
+    _check_calls(game, procedures, problems)
+    for procedure in game.procedures:
+        nodes = {n.id: n for n in procedure.nodes}
+        for node in procedure.nodes:
+            _check_node(node, states, tables, decks, bot is not None, problems)
+            if node.tally is not None:
+                _check_tally(node, nodes, problems)
+    if bot is None:
+        return
+    _check_state(bot, problems)
+    seen: set[str] = set()
+    for deck in bot.decks:
+        if deck.id in seen:
+            problems.add(deck.where("id"), f"duplicate deck id '{deck.id}'", "give every deck its own id")
+        seen.add(deck.id)
+        if not deck.cards and deck.status == "verified":
+            problems.add(deck.where(), f"deck '{deck.id}' lists no cards",
+                         "list them under cards:, or give status: missing with a note naming the gap")
+    for n, part in enumerate(bot.turn.parts):
+        if part.procedure not in procedures:
+            problems.add(part.where("procedure"), f"the bot's turn runs unknown procedure '{part.procedure}'",
+                         nearest(part.procedure, procedures) or "name one of the game's procedures")
+        for state_id, allowed in part.only.items():
+            var = states.get(state_id)
+            if var is None:
+                problems.add(part.where("only", key=True), f"turn part {n + 1}: unknown bot state '{state_id}'",
+                             nearest(state_id, states) or "declare it under bot: state:")
+                continue
+            for i, value in enumerate(allowed):
+                if str(value) not in state_values(var):
+                    problems.add(part.where("only", state_id, i), f"turn part {n + 1}: '{value}' is not a value of {var.name}",
+                                 nearest(str(value), state_values(var)) or "values: " + ", ".join(state_values(var)))
+    for change in bot.turn.after:
+        _check_change(change, states, problems)
+
+
+def _check_calls(game: Game, procedures: dict[str, model.Procedure], problems: Problems) -> None:
+    """Every call names a procedure, from a step; no chain of calls comes back without an end."""
+    for procedure in game.procedures:
+        for node, call in calls(procedure):
+            if node.type != "step":
+                problems.add(node.where("call"), f"{node.type} '{node.id}' calls a procedure",
+                             "only a step can call another procedure; it goes on at next when that one ends")
+            if call.procedure not in procedures:
+                problems.add(call.where("procedure"), f"step '{node.id}' calls unknown procedure '{call.procedure}'",
+                             nearest(call.procedure, procedures) or "name one of the game's procedures")
+    # A procedure finishes if a path from its start reaches an end through calls that finish. A call
+    # the player may leave out (optional) never keeps its caller from finishing.
+    finishes: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for procedure in game.procedures:
+            if procedure.id not in finishes and _can_finish(procedure, finishes):
+                finishes.add(procedure.id)
+                changed = True
+    structurally = {p.id for p in game.procedures if _can_finish(p, None)}
+    for procedure in game.procedures:
+        if procedure.id in finishes or procedure.id not in structurally:
+            continue  # finishes, or cannot reach an end at all (check_procedures says so)
+        for _node, call in calls(procedure):
+            if call.optional or call.procedure not in procedures or call.procedure in finishes:
+                continue
+            chain = _chain(call.procedure, procedure.id, procedures)
+            shown = " → ".join([procedure.id] + (chain or [call.procedure]))
+            problems.add(call.where("procedure"), f"call chain {shown} never ends: every way to an end of "
+                         f"'{procedure.id}' runs a procedure that comes back to it",
+                         "give one of these procedures a way to an end that does not call back, or make the call optional")
+
+
+def _can_finish(procedure: model.Procedure, finishes: set[str] | None) -> bool:
+    nodes = {n.id: n for n in procedure.nodes}
+    seen, todo = {procedure.start}, [procedure.start]
+    while todo:
+        node = nodes.get(todo.pop())
+        if node is None:
+            continue
+        if node.type == "end":
+            return True
+        if node.call is not None and finishes is not None and not node.call.optional \
+                and node.call.procedure not in finishes:
+            continue  # passing this step means running a call that never comes back
+        for target in ([node.next] if node.next else []) + [b.to for b in node.branches]:
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return False
+
+
+def _chain(start: str, back_to: str, procedures: dict[str, model.Procedure]) -> list[str] | None:
+    """The procedures from `start` through calls back to `back_to`, if there is such a chain."""
+    seen, todo = {start}, [[start]]
+    while todo:
+        path = todo.pop(0)
+        procedure = procedures.get(path[-1])
+        for _node, call in calls(procedure) if procedure else []:
+            if call.procedure == back_to:
+                return path + [back_to]
+            if call.procedure not in seen and call.procedure in procedures:
+                seen.add(call.procedure)
+                todo.append(path + [call.procedure])
+    return None
+
+
+def _check_state(bot: model.Bot, problems: Problems) -> None:
+    seen: set[str] = set()
+    for var in bot.state:
+        if var.id in seen:
+            problems.add(var.where("id"), f"duplicate bot state '{var.id}'", "give every state its own id")
+        seen.add(var.id)
+        if var.type == "enum":
+            ids = [v.id for v in var.values]
+            if not ids:
+                problems.add(var.where(), f"bot state '{var.id}' is an enum without values",
+                             "list them: values: [{id: easy, name: Easy}, …]")
+            if len(set(ids)) != len(ids):
+                problems.add(var.where("values"), f"bot state '{var.id}' lists a value twice", "remove the repeat")
+        elif var.min is None or var.max is None or var.max < var.min:
+            problems.add(var.where(), f"bot state '{var.id}' is an integer without a range",
+                         "give min: and max: (max not below min)")
+        if var.initial is not None and str(var.initial) not in state_values(var):
+            problems.add(var.where("initial"), f"bot state '{var.id}': initial '{var.initial}' is not one of its values",
+                         nearest(str(var.initial), state_values(var)) or "values: " + ", ".join(state_values(var)))
+
+
+def _check_change(change: model.Change, states: dict[str, model.StateVar], problems: Problems) -> None:
+    var = states.get(change.state)
+    if var is None:
+        problems.add(change.where("state"), f"unknown bot state '{change.state}'",
+                     nearest(change.state, states) or "declare it under bot: state:")
+        return
+    if str(change.to) != NEXT and str(change.to) not in state_values(var):
+        problems.add(change.where("to"), f"'{change.to}' is not a value of {var.name}",
+                     "write next, or one of: " + ", ".join(state_values(var)))
+    if change.carry is not None and (change.carry not in states or change.carry == change.state):
+        problems.add(change.where("carry"), f"carry: unknown bot state '{change.carry}'",
+                     nearest(change.carry, [s for s in states if s != change.state]) or "name another bot state")
+
+
+def _check_node(node: model.Node, states, tables, decks, has_bot: bool, problems: Problems) -> None:
+    used = [ref for ref in ([node.reads.row, node.reads.column] if node.reads else []) if ref and ref.startswith("state:")]
+    if not has_bot and (used or node.sets or node.shows or node.draw or node.card):
+        problems.add(node.where(), f"node '{node.id}' uses the bot's state or decks, but the game declares no bot",
+                     "declare `bot:` with its state, decks and turn; see `rulesmith format bot`")
+        return
+    for change in node.sets:
+        _check_change(change, states, problems)
+    for i, state_id in enumerate(node.shows):
+        if state_id not in states:
+            problems.add(node.where("shows", i), f"node '{node.id}' shows unknown bot state '{state_id}'",
+                         nearest(state_id, states) or "declare it under bot: state:")
+    if node.draw is not None:
+        if node.draw.deck not in decks:
+            problems.add(node.draw.where("deck"), f"node '{node.id}' draws from unknown deck '{node.draw.deck}'",
+                         nearest(node.draw.deck, decks) or "declare it under bot: decks:")
+        elif node.draw.up_to is not None and node.draw.up_to < node.draw.count:
+            problems.add(node.draw.where("up_to"), f"node '{node.id}': up_to is below count", "up_to is the most drawn")
+        elif decks[node.draw.deck].cards and max(node.draw.count, node.draw.up_to or 0) > len(decks[node.draw.deck].cards):
+            problems.add(node.draw.where(), f"node '{node.id}' draws more than deck '{node.draw.deck}' holds",
+                         f"it holds {len(decks[node.draw.deck].cards)}")
+    if node.card is not None and node.card not in decks:
+        problems.add(node.where("card"), f"node '{node.id}' reads unknown card '{node.card}'",
+                     nearest(node.card, decks) or "declare it under bot: decks:")
+    if node.reads is not None:
+        _check_read(node, states, tables, problems)
+
+
+def _check_tally(node: model.Node, nodes: dict[str, model.Node], problems: Problems) -> None:
+    tally = node.tally
+    if tally is None:
+        return
+    if tally.node not in nodes:
+        problems.add(tally.where("node"), f"node '{node.id}' counts unknown node '{tally.node}'",
+                     nearest(tally.node, nodes) or "name a node of the same procedure")
+    if tally.of is not None and (tally.of not in nodes or nodes[tally.of].reads is None):
+        problems.add(tally.where("of"), f"node '{node.id}': '{tally.of}' is not a node of this procedure that reads a table",
+                     nearest(tally.of, [n for n in nodes if nodes[n].reads]) or "name the node whose table answer is the number to reach")
+
+
+def _check_read(node: model.Node, states, tables, problems: Problems) -> None:
+    read = node.reads
+    if read is None:
+        return
+    table = tables.get(read.table)
+    if table is None:
+        problems.add(read.where("table"), f"node '{node.id}' reads unknown table '{read.table}'",
+                     nearest(read.table, tables) or "name one of the game's tables")
+        return
+    refs = [("row", read.row)] + ([("column", read.column)] if read.column else [])
+    for field, ref in refs:
+        if ref.startswith("state:") and ref[6:] not in states:
+            problems.add(read.where(field), f"node '{node.id}' reads unknown bot state '{ref[6:]}'",
+                         nearest(ref[6:], states) or "declare it under bot: state:")
+            return
+        if ref == "roll" and node.roll is None:
+            problems.add(read.where(field), f"node '{node.id}' reads its roll but rolls nothing",
+                         "add roll: {dice: 1, sides: 6} to this node")
+            return
+    if (read.column is None) == (read.find is None):
+        problems.add(read.where(), f"node '{node.id}': a table read needs either column: or find: roll",
+                     "column: state:<id> or a column id; find: roll for the column holding the roll")
+        return
+    if read.find == "roll" and node.roll is None:
+        problems.add(read.where("find"), f"node '{node.id}' finds its roll but rolls nothing",
+                     "add roll: {dice: 1, sides: 6} to this node")
+        return
+    for case in read_cases(node, states):
+        try:
+            lookup(table, node, case)
+        except LookupError as error:
+            problems.add(read.where(), f"node '{node.id}': {error.args[0]}",
+                         "every value of the state it reads needs its row and column in the table")
+
+
+# ---------------------------------------------------------------- the answers
+
+def read_inputs(node: model.Node) -> list[str]:
+    """What a node's table read depends on: state ids, and 'roll'."""
+    read = node.reads
+    assert read is not None
+    found = []
+    for ref in [read.row, read.column] + (["roll"] if read.find else []):
+        if ref is None:
+            continue
+        name = ref[6:] if ref.startswith("state:") else "roll" if ref == "roll" else None
+        if name and name not in found:
+            found.append(name)
+    return found
+
+
+def roll_faces(roll: model.Roll) -> list[str]:
+    return [str(n) for n in range(roll.dice, roll.dice * roll.sides + 1)]
+
+
+def read_cases(node: model.Node, states: dict[str, model.StateVar]) -> list[dict[str, str]]:
+    """Every combination of the inputs a read depends on."""
+    inputs = read_inputs(node)
+    choices = []
+    for name in inputs:
+        if name == "roll":
+            assert node.roll is not None
+            choices.append(roll_faces(node.roll))
+        else:
+            choices.append(state_values(states[name]))
+    return [dict(zip(inputs, combination, strict=True)) for combination in itertools.product(*choices)]
+
+
+def _resolve(ref: str, case: dict[str, str]) -> str:
+    if ref.startswith("state:"):
+        return case[ref[6:]]
+    if ref == "roll":
+        return case["roll"]
+    return ref
+
+
+def lookup(table: model.Table, node: model.Node, case: dict[str, str]) -> str:
+    """The answer of a node's table read for one case, as readers see it; LookupError if none."""
+    read = node.reads
+    assert read is not None
+    key = _resolve(read.row, case)
+    row = next((r for r in table.rows if r and str(plain(r[0])) == key), None)
+    if row is None:
+        raise LookupError(f"table '{table.id}' has no row '{key}'")
+    ids = [c.id for c in table.columns]
+    if read.find == "roll":
+        face = int(case["roll"])
+        holding = [ids[c] for c, cell in enumerate(row) if c and isinstance(plain(cell), list) and face in plain(cell)]
+        if len(holding) != 1:
+            raise LookupError(f"row '{key}' of table '{table.id}' holds the roll {face} in "
+                              f"{len(holding)} columns, not one")
+        column = holding[0]
+        return read.names.get(column) or table.columns[ids.index(column)].title
+    value = _resolve(read.column or "", case)
+    column = read.columns.get(value, value)
+    if column not in ids:
+        raise LookupError(f"table '{table.id}' has no column '{column}'")
+    cell = plain(row[ids.index(column)])
+    if cell is None:
+        raise LookupError(f"table '{table.id}', row '{key}', column '{column}' is empty")
+    if isinstance(cell, list):
+        return ", ".join(str(v) for v in cell)
+    return str(cell)
+
+
+@dataclass
+class Answer:
+    when: dict[str, str]
+    value: str
+
+
+def answers(game: Game, node: model.Node) -> list[Answer]:
+    """The answer of a node's table read for every case of its inputs (the walker picks one)."""
+    states = {v.id: v for v in game.bot.state} if game.bot else {}
+    assert node.reads is not None
+    table = next(t for t in game.tables if t.id == node.reads.table)
+    return [Answer(case, lookup(table, node, case)) for case in read_cases(node, states)]

@@ -1,0 +1,58 @@
+"""Player aids rendered once per test session (the fixture_aids and real_aids fixtures of
+conftest.py): checked content, its flowcharts, its jobs and their PDFs."""
+
+from __future__ import annotations
+
+import io
+import shutil
+from pathlib import Path
+
+import pypdf
+
+from rulesmith import aidkinds
+from rulesmith.build import flowcharts
+from rulesmith.pipeline import check_content
+from rulesmith.problems import ContentError
+from rulesmith.render import pdf
+
+
+class Built:
+    """Checked content, its jobs and their rendered PDFs."""
+
+    def __init__(self, checked, cache: Path):
+        self.checked, self.cache = checked, cache
+        self.charts = flowcharts(checked, cache / "flowcharts")
+        self.jobs = pdf.jobs_for(checked, self.charts, cache / "flowcharts")
+        self.results = pdf.render_all(self.jobs, cache / "pdf")
+        self.games = {c.game.id: c for c in checked}
+
+    def reader(self, path: str) -> pypdf.PdfReader:
+        return pypdf.PdfReader(io.BytesIO(self.results[path].pdf))
+
+    def game(self, job: pdf.Job):
+        return self.games[job.game]
+
+    @staticmethod
+    def kind(job: pdf.Job) -> aidkinds.AidKind:
+        return next(k for k in aidkinds.kinds() if k.title == job.title)
+
+    @staticmethod
+    def paper(job: pdf.Job) -> aidkinds.Paper:
+        return next(p for p in aidkinds.geometry().papers if p.name == job.paper)
+
+
+def clean_real_games(content: Path, tmp: Path):
+    """The games of content/ that pass the checks (all of them when the whole tree passes), and
+    the names of those that do not."""
+    try:
+        return check_content(content), []
+    except ContentError:
+        pass
+    clean, failing = [], []
+    for folder in sorted(p for p in content.iterdir() if (p / "game.yaml").exists()):
+        shutil.copytree(folder, tmp / folder.name / folder.name)
+        try:
+            clean += check_content(tmp / folder.name)
+        except ContentError:
+            failing.append(folder.name)
+    return clean, failing
