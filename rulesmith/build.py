@@ -29,6 +29,7 @@ from .render.fonts import web_fonts
 from .render.notfound import write_404
 from .render.search import write_search
 from .render.site import render_site
+from .schema import write_schema
 from .render.webapp import write_webapp
 
 TEMPLATES = templates()
@@ -124,6 +125,13 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
     progress = Progress(quiet)
     with progress.step("check content"):
         checked = check_content(content)
+    if not quiet:
+        from .problems import warning_line
+
+        for warning in (w for c in checked for w in c.warnings):
+            print(warning_line(warning), file=sys.stderr)
+    # The editor schema the content files' `$schema` lines point to, current with the content.
+    write_schema(project.schema / "content.schema.json", [c.game for c in checked])
     with progress.step("flowcharts"):
         charts = flowcharts(checked, cache)
     downloads, aids = [], {}
@@ -132,6 +140,11 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
 
         with progress.step("player aids (PDF)"):
             aids, downloads = build_aids(checked, cache / "pdf", site_url, progress=progress.count)
+        _remember_pdfs(work, downloads)
+    else:
+        aids, downloads = _kept_pdfs(work, {c.game.id for c in checked})
+        if not quiet and downloads:
+            log.info("  --no-pdf: keeping the %d PDFs of the last build with PDFs", len(downloads))
     with progress.step("render pages"):
         docs = work / "docs"
         nav = render_docs(checked, charts, downloads, docs, aids, cache=cache)
@@ -203,6 +216,27 @@ def _alive(pid: int) -> bool:
 
 
 SITE_RECORD = "site-built.json"  # in the work folder: what the site on disk was built from
+PDF_RECORD = "pdfs-built.json"  # in the work folder: the downloads list of the last build with PDFs
+
+
+def _remember_pdfs(work: Path, downloads: list[dict]) -> None:
+    write_atomic(work / PDF_RECORD, json.dumps(downloads, sort_keys=True).encode())
+
+
+def _kept_pdfs(work: Path, games: set[str]) -> tuple[dict[str, bytes], list[dict]]:
+    """The PDFs of the last build that made them, still in the generated pages, for a build
+    without PDFs (`--no-pdf` keeps them rather than removing them from the site)."""
+    try:
+        recorded = json.loads((work / PDF_RECORD).read_text())
+    except (OSError, ValueError):
+        return {}, []
+    aids, downloads = {}, []
+    for entry in recorded:
+        path = work / "docs" / entry.get("path", "")
+        if entry.get("game") in games and path.is_file():
+            aids[entry["path"]] = path.read_bytes()
+            downloads.append(entry)
+    return aids, downloads
 
 
 def _site_inputs(docs: Path, config: Path, engine: str) -> str:

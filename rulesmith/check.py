@@ -50,11 +50,17 @@ def check_modules_and_sources(game: Game, problems: Problems) -> None:
     sources = {s.id for s in game.info.sources}
     for item in _items_with_module(game):
         if item.module is not None and item.module not in modules:
-            problems.add(item.where("module"), f"unknown module '{item.module}'",
-                         nearest(item.module, modules) or "declare it under `modules:` in game.yaml")
+            unread = game.missing_because_unread(f"module '{item.module}'", item.module)
+            problems.add(item.where("module"), *(unread or (f"unknown module '{item.module}'",
+                         nearest(item.module, modules) or "declare it under `modules:` in game.yaml")))
         if item.source is not None and item.source.file is not None and item.source.file not in sources:
             problems.add(item.where("source", "file"), f"unknown source '{item.source.file}'",
                          nearest(item.source.file, sources) or "declare it under game.sources")
+    for kind in game.kinds:  # a field that applies only with a module
+        for n, spec in enumerate(kind.fields):
+            if spec.module is not None and spec.module not in modules:
+                problems.add(kind.where("fields", n, "module"), f"unknown module '{spec.module}'",
+                             nearest(spec.module, modules) or "declare it under `modules:` in game.yaml")
     for gap in game.gaps:
         if gap.status == "verified":
             problems.add(gap.where(), f"gap '{gap.id}' has status verified",
@@ -534,6 +540,10 @@ def check_errata(game: Game, index: Index, problems: Problems, today: datetime.d
         if erratum.target not in index.targets:
             if erratum.target.partition(":")[2] in index.invalid_ids:
                 continue  # declared in a file that failed validation: reported there
+            unread = game.missing_because_unread(f"erratum target {erratum.target}", erratum.target)
+            if unread:
+                problems.add(erratum.where("target"), *unread)
+                continue
             problems.add(erratum.where("target"), f"erratum targets unknown {erratum.target}",
                          nearest(erratum.target, index.targets) or "name an existing kind:id")
             continue
@@ -635,6 +645,11 @@ def check_aids(game: Game, index: Index, problems: Problems) -> None:
         for part in ("sequence", "setup", "body"):
             for entry in getattr(plan, part):
                 kind_of = entry.show.partition(":")[0]
+                unread = game.missing_because_unread(f"aid entry '{entry.show}'", entry.show) \
+                    if kind_of in AID_SHOWABLE and entry.show not in index.targets else None
+                if unread:
+                    problems.add(entry.where("show"), *unread)
+                    continue
                 if kind_of not in AID_SHOWABLE or entry.show not in index.targets:
                     candidates = [k for k in index.targets if k.partition(":")[0] in AID_SHOWABLE]
                     problems.add(entry.where("show"), f"unknown aid entry '{entry.show}'",

@@ -1,9 +1,10 @@
-"""The `rulesmith` command: check, build, serve, schema, errata, diff, review."""
+"""The `rulesmith` command: check, build, serve, schema, errata, diff, review, format, new."""
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 import time
 from pathlib import Path
@@ -17,10 +18,18 @@ from .project import find_project, project_of_content
 def cmd_check(args) -> int:
     from .pipeline import check_content
 
+    from .problems import warning_line
+
     started = time.perf_counter()
     checked = check_content(args.project.content)
     summary = ", ".join(f"{c.game.id} ({len(c.index.targets)} items)" for c in checked)
+    for item in checked:
+        for warning in item.warnings:
+            print(warning_line(warning), file=sys.stderr)
     print(f"ok: {len(checked)} game(s) checked in {time.perf_counter() - started:.2f} s: {summary}")
+    for item in checked:
+        for line in item.notes:
+            print(f"note: {item.game.id}: {line}")
     return 0
 
 
@@ -51,10 +60,38 @@ def cmd_schema(args) -> int:
     return 0
 
 
+def cmd_format(args) -> int:
+    from .formatref import render
+
+    try:
+        sys.stdout.write(render(args.topic))
+        sys.stdout.flush()
+    except BrokenPipeError:  # `rulesmith format | head`: the reader stopped early
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # as the Python docs advise
+    return 0
+
+
+def cmd_new(args) -> int:
+    from .new import new_game
+
+    for line in new_game(args.project, args.game_id, args.name):
+        print(line)
+    return 0
+
+
 def _output(given: str | None, default: Path | None) -> Path | None:
     """An output path: as given (relative to the current folder, as a shell user expects), or the
     project's default (relative to the project, wherever the command runs)."""
     return Path(given) if given else default
+
+
+def _project_or_here():
+    from .project import Project
+
+    try:
+        return find_project()
+    except UsageError:
+        return Project(Path.cwd())
 
 
 def _global_options(parser: argparse.ArgumentParser, top: bool) -> None:
@@ -113,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
 
     p = sub.add_parser("build", help="check, then build the site (and PDFs) into site/")
     p.add_argument("--site", help="output folder (default: site/ in the project)")
-    p.add_argument("--no-pdf", action="store_true", help="skip the PDF player aids")
+    p.add_argument("--no-pdf", action="store_true", help="do not make the PDF player aids now: the site keeps those of the last build that made them")
     p.add_argument("--engine", choices=sorted(ENGINES), default=DEFAULT_ENGINE,
                    help=f"site engine (default: {DEFAULT_ENGINE}; zensical needs `pip install rulesmith[zensical]`)")
     p.add_argument("--site-url", help="the address the site is hosted at, e.g. https://example.org/rules/ "
@@ -129,6 +166,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--output", help="where to write it (default: schema/content.schema.json in the project)")
     p.set_defaults(run=cmd_schema)
 
+    p = sub.add_parser("format", help="print the content format reference, or one topic of it")
+    p.add_argument("topic", nargs="?", help="one topic: files, references, status, game, kinds, tables … "
+                   "(default: all of it)")
+    p.set_defaults(run=cmd_format, project_needed=False)
+
+    p = sub.add_parser("new", help="write a small game to start from: content/<game-id>/ (checks and builds)")
+    p.add_argument("game_id", metavar="game-id", help="the new game's id, lower-case kebab-case: my-game")
+    p.add_argument("--name", help="the game's name (default: from the id, My Game)")
+    p.set_defaults(run=cmd_new, project_needed="or-here")
+
     from . import diff, errata, review, rulings  # each adds its own subcommand and options
 
     errata.configure(sub.add_parser("errata", help="record errata: `rulesmith errata add …`"))
@@ -142,7 +189,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     _configure_logging(args.verbose, args.quiet)
     try:
+        needed = getattr(args, "project_needed", True)
+        if needed is False:
+            return args.run(args)
+        if needed == "or-here" and not args.content:  # `new`: the project above, or this folder
+            args.project = _project_or_here()
+            return args.run(args)
         args.project = project_of_content(Path(args.content)) if args.content else find_project()
+        if needed == "or-here":
+            return args.run(args)
         if args.content and not Path(args.content).is_dir():
             raise UsageError(f"content folder {args.content} not found", "pass the folder that holds the game folders")
         args.content = str(args.project.content)

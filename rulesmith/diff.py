@@ -33,7 +33,7 @@ NAME_FIELDS = tuple(sorted({t.name_field for t in ITEM_TYPES if t.prefix not in 
 
 class DiffError(RulesmithError):
     def lines(self) -> list[str]:
-        return [f"rulesmith diff: {self}"]
+        return [f"error: {self}"]
 
 
 @dataclass

@@ -22,8 +22,21 @@ def _tied(values, i):
     return sum(1 for v in values if v == values[i]) > 1
 
 
+# The functions an expression may use, as the format reference lists them (`rulesmith format examples`).
+FUNCTIONS = {
+    "lookup(table, key, column)": (None, "the cell of `column` in the row whose first column equals `key` "
+                                   "(an integer key also matches the same number written as text)"),
+    "lookup_or(table, key, column, default)": (None, "the same, or `default` when the table has no such row"),
+    "column(table, column)": (None, "every value of a column, as a list"),
+    "min(values)": (min, "the smallest"), "max(values)": (max, "the largest"), "sum(values)": (sum, "the total"),
+    "len(values)": (len, "how many"), "abs(x)": (abs, "the absolute value"),
+    "place(values, i)": (_place, "the competition rank of `values[i]` (1 = most)"),
+    "tied(values, i)": (_tied, "whether another entry equals `values[i]`"),
+}
+
+
 def evaluate(expression: str, inputs: dict, tables: dict) -> object:
-    """Evaluate with only the inputs and the documented functions (content/README.md)."""
+    """Evaluate with only the inputs and the documented functions (FUNCTIONS)."""
 
     def row(table_id, key):
         table = tables.get(table_id)
@@ -57,6 +70,7 @@ def evaluate(expression: str, inputs: dict, tables: dict) -> object:
 
     functions = {"lookup": lookup, "lookup_or": lookup_or, "column": column, "min": min, "max": max,
                  "sum": sum, "len": len, "abs": abs, "place": _place, "tied": _tied}
+    assert [f"{name}(" for name in functions] == [s[:s.index("(") + 1] for s in FUNCTIONS]
     evaluator = simpleeval.EvalWithCompoundTypes(names=dict(inputs), functions=functions)
     try:
         return evaluator.eval(expression)
@@ -88,7 +102,11 @@ def _in_our_words(error: Exception, expression: str, inputs: list[str], function
         return str(error).replace(" in expression", " in").replace(" for expression", " in")
     if isinstance(error, TypeError):
         return f"values of the wrong kind are combined ({error}); check the inputs' types"
-    return f"it cannot be computed ({error})"
+    if isinstance(error, IndexError):
+        return "it asks for a position that a list does not have: positions count from 0"
+    if isinstance(error, (KeyError, ValueError)):
+        return f"a value it uses does not fit ({error}); check the inputs"
+    return f"Python cannot evaluate it: {error}"
 
 
 def find_row(table, key):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import re
+import stat
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,6 +12,7 @@ from pathlib import Path
 import pydantic
 
 from . import model
+from .formatref import see, topic_of_key
 from .items import ITEM_TYPES
 from .load import SourceFile, display_path, content_files, read_file
 from .problems import Problems, nearest
@@ -38,6 +41,29 @@ class Game:
     # Files with their own errors: references into them are not reported a second time.
     unreadable: list[str] = field(default_factory=list)  # files that could not be parsed at all
     invalid_ids: set[str] = field(default_factory=set)  # ids declared in files that failed validation
+    unread_text: dict[str, str | None] = field(default_factory=dict)  # unreadable file -> its raw text, if any
+
+    def could_hold(self, key: str = "", collection: str = "") -> list[str]:
+        """The unreadable files that may declare `key` (kind:id or id) or hold entries of
+        `collection` (source_map …): a problem that only arises because they are missing is said so."""
+        ident = key.rpartition(":")[2]
+        found = []
+        for name, text in self.unread_text.items():
+            if text is None:  # not even its text could be read: it may hold anything
+                found.append(name)
+            elif ident and re.search(rf"\bid:\s*[\"']?{re.escape(ident)}[\"']?\s*(?:[,}}#]|$)", text, re.MULTILINE):
+                found.append(name)
+            elif collection and re.search(rf"^{re.escape(collection)}\s*:", text, re.MULTILINE):
+                found.append(name)
+        return found
+
+    def missing_because_unread(self, what: str, key: str = "", collection: str = "") -> tuple[str, str] | None:
+        """(message, hint) for `what` that may be in a file that could not be read, or None."""
+        files = self.could_hold(key, collection)
+        if not files:
+            return None
+        return (f"{what} may be in {', '.join(files)}, which could not be read",
+                "fix the error reported in that file first")
 
     @property
     def id(self) -> str:
@@ -99,8 +125,9 @@ def load_games(content_dir: Path, problems: Problems) -> list[Game]:
                          "move the game's files into the content folder instead of linking them")
             continue
         if not (folder / "game.yaml").exists():
-            problems.add((str(folder / "game.yaml"), 1, 1), f"game folder '{folder.name}' has no game.yaml",
-                         "add a game.yaml with `game:`, `modules:` and `kinds:` (see content/README.md)")
+            problems.add((str(display_path(folder / "game.yaml")), 1, 1), f"game folder '{folder.name}' has no game.yaml",
+                         "add a game.yaml with `game:`, `modules:` and `kinds:` (see `rulesmith format game`, "
+                         "or start from `rulesmith new <game-id>`)")
             continue
         game = load_game(folder, problems, content_dir)
         if game is not None:
@@ -110,24 +137,28 @@ def load_games(content_dir: Path, problems: Problems) -> list[Game]:
 
 def load_game(folder: Path, problems: Problems, root: Path) -> Game | None:
     parsed: list[tuple[SourceFile, model.ContentFile]] = []
-    unreadable, invalid_ids = [], set()
+    unreadable, invalid_ids, unread_text, failed = [], set(), {}, set()
     for path in content_files(folder, problems):
         source = read_file(path, problems, root)
         if source is None:
             unreadable.append(str(display_path(path)))
+            unread_text[unreadable[-1]] = _raw_text(path)
+            failed.add(path)
             continue
         content = validate_file(source, problems)
         if content is not None:
             parsed.append((source, content))
         else:
             invalid_ids |= _ids(source.data)
+            failed.add(path)
     info_files = [(s, c) for s, c in parsed if c.game is not None]
     if not info_files:
-        if not any(str(p.file).endswith(f"{folder.name}/game.yaml") for p in problems.items):
-            problems.add((str(folder / "game.yaml"), 1, 1), "game.yaml has no `game:` section",
-                         "add `game:` with id, name, data_version and sources")
+        if folder / "game.yaml" not in failed:  # else its own error says why (a bad date, a tab …)
+            problems.add((str(display_path(folder / "game.yaml")), 1, 1), "game.yaml has no `game:` section",
+                         "add `game:` with id, name, data_version and sources (see `rulesmith format game`)")
         return None
-    game = Game(folder=folder, info=info_files[0][1].game, unreadable=unreadable, invalid_ids=invalid_ids)
+    game = Game(folder=folder, info=info_files[0][1].game, unreadable=unreadable, invalid_ids=invalid_ids,
+                unread_text=unread_text)
     for _source, content in info_files[1:]:
         problems.add(content.game.where(), "`game:` may appear only once, in game.yaml",
                      f"remove it here; it is defined in {info_files[0][0].path}")
@@ -147,6 +178,20 @@ def load_game(folder: Path, problems: Problems, root: Path) -> Game | None:
             else:
                 game.bots.append(content.bot)
     return game
+
+
+def _raw_text(path: Path) -> str | None:
+    """What an unreadable file says, to tell which ids it may declare (None: not even that)."""
+    if path.is_symlink():
+        return None  # what a link points at is not read (it may lie outside the content folder)
+    try:
+        info = path.stat()  # never open what is not a regular file (a named pipe would block)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > 2 * 1024 * 1024:
+            return None
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    return raw.decode("utf-8", errors="replace")
 
 
 def _ids(data) -> set[str]:
@@ -234,7 +279,7 @@ def _report(source: SourceFile, item: dict, problems: Problems) -> None:
         problems.add(source.where(loc, key=True), f"unknown field '{name}'", hint)
     elif kind == "missing":
         problems.add(source.where(loc[:-1]), f"missing required field '{name}'",
-                     f"add `{name}:` here (see content/README.md)")
+                     f"add `{name}:` here ({see(topic_of_key(loc[0] if loc else ''))})")
     elif kind == "string_pattern_mismatch":
         problems.add(source.where(loc), f"'{value}' is not a valid id for '{name}'",
                      "ids are lower-case kebab-case, e.g. 'world-bank'")
@@ -267,10 +312,10 @@ def _report(source: SourceFile, item: dict, problems: Problems) -> None:
                      "plain text is never read as markup")
     elif kind == "value_error":
         message = item["msg"].removeprefix("Value error, ")
-        hint = "add note: \"…\" saying why" if "needs a note" in message else "see content/README.md"
+        hint = "add note: \"…\" saying why" if "needs a note" in message else see(topic_of_key(loc[0] if loc else ""))
         problems.add(source.where(loc), message, hint)
     else:
-        problems.add(source.where(loc), f"'{name}': {item['msg']}", "see content/README.md for this field")
+        problems.add(source.where(loc), f"'{name}': {item['msg']}", see(topic_of_key(loc[0] if loc else "")))
 
 
 def _article(word: str) -> str:

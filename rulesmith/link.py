@@ -108,8 +108,9 @@ def build_index(game: Game, problems: Problems) -> Index:
                              "add `kind:` to it or `defaults: {kind: …}` to the file")
                 continue
             if item.kind not in kinds:
-                problems.add(item.where("kind"), f"unknown kind '{item.kind}'",
-                             nearest(item.kind, kinds) or "declare it under `kinds:` in game.yaml")
+                unread = game.missing_because_unread(f"kind '{item.kind}'", item.kind)
+                problems.add(item.where("kind"), *(unread or (f"unknown kind '{item.kind}'",
+                             nearest(item.kind, kinds) or "declare it under `kinds:` in game.yaml")))
                 continue
         add(key.partition(":")[0], item.id, name_of(item_type, item), item)
     return index
@@ -204,6 +205,11 @@ def resolve(game: Game, index: Index, problems: Problems) -> None:
             where = text.item._file.find_text(text.item._path + text.path, match.group(0)) \
                 if text.item._file else ("<unknown>", 1, 1)
             if target.startswith(values.PREFIX):
+                owner = values.parse(target[len(values.PREFIX):])[0]
+                unread = game.missing_because_unread(owner, owner) if owner not in index.targets else None
+                if unread:
+                    problems.add(where, *unread)
+                    continue
                 try:
                     values.lookup(index, target[len(values.PREFIX):])
                 except values.ValueError_ as error:
@@ -223,18 +229,19 @@ def resolve(game: Game, index: Index, problems: Problems) -> None:
             if kind == "icon":
                 if ident not in index.icons:
                     problems.add(where, f"unknown icon '{ident}'",
-                                 nearest(ident, index.icons) or "declare it under `icons:` in the game's folder (content/README.md)")
+                                 nearest(ident, index.icons) or "declare it under `icons:` in the game's folder (`rulesmith format icons`)")
                 continue
             if target not in index.targets:
                 if ident in game.invalid_ids:
                     continue  # declared in a file that failed validation: reported there
+                unread = game.missing_because_unread(f"reference {target}", target)
+                if unread:
+                    problems.add(where, *unread)
+                    continue
                 other = [k for k in index.targets if k.endswith(":" + ident)]
                 same_kind = [k for k in index.targets if k.startswith(kind + ":")]
                 hint = (f"'{ident}' exists as {', '.join(other)}" if other else
                         nearest(target, same_kind) or nearest(target, index.targets) or "no such id in this game")
-                if game.unreadable:
-                    hint += (" Or" if hint.endswith("?") else "; or") + \
-                        f" it may be in {', '.join(game.unreadable)}, which could not be read"
                 problems.add(where, f"unknown reference {target}", hint)
                 continue
             if text.owner != target and text.owner not in index.backlinks[target]:

@@ -215,7 +215,7 @@ def read_file(path: Path, problems: Problems, root: Path | None = None) -> Sourc
     if not isinstance(data, dict):
         kind = "a list" if isinstance(data, list) else "a single value"
         problems.add(source.where(()), f"file holds {kind}; a content file is a mapping of keys",
-                     "start with a key such as `entities:` (see content/README.md)")
+                     "start with a key such as `entities:` (see `rulesmith format files`)")
         return None
     source.data = data
     _parsed[(name, raw)] = source

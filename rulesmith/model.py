@@ -133,9 +133,31 @@ Text = Markdown
 Status = Literal["verified", "unverified", "missing", "reconstructed", "contradictory"]
 FieldType = Literal["text", "string", "integer", "number", "boolean", "enum", "ref", "ref-list",
                     "text-list", "string-list", "integer-list", "range"]  # range: a row key such as "4+" (ranges.py)
+# What each field type holds (the format reference lists them; a test keeps this and FieldType equal).
+FIELD_TYPES = {
+    "text": "Markdown, with references (a card's text).",
+    "string": "Plain text, shown as written (a label, a code printed on the card).",
+    "integer": "A whole number; `min` and `max` bound it.",
+    "number": "A number, whole or decimal; `min` and `max` bound it.",
+    "boolean": "`true` or `false` (YAML 1.2: `yes`, `no`, `on`, `off` are text).",
+    "enum": "One of the declared `values`.",
+    "ref": "The id of an entity of the kind named by `to` (e.g. `to: symbol`), or of a kind with `to: kind`.",
+    "ref-list": "A list of such ids.",
+    "text-list": "A list of Markdown texts.",
+    "string-list": "A list of plain texts.",
+    "integer-list": "A list of whole numbers; `min` and `max` bound each.",
+    "range": "A row key as the rulebook prints it: \"2\", \"3-5\", \"4+\", \"≤ 2\" (a lookup by a number finds its row).",
+}
+
+
+# What an item's `module` means when it is left out (the check counts such items in a game with modules).
+NO_MODULE = ("Without it (and without the file's `defaults: {module: …}`), the item belongs to no module: it "
+             "applies whichever modules are played and is shown without a module.")
 
 
 class Strict(BaseModel):
+    """Every content class: unknown fields and wrong types are errors, nothing is converted."""
+
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
@@ -160,11 +182,14 @@ class Source(Strict):
 
 
 class Fidelity(Located):
+    """An item that says how faithful it is to the rulebook."""
+
     status: Status = Field(default="verified", description="How faithful the data is to the source.")
     note: Text | None = Field(default=None, description="Why the status is not `verified`.")
 
     @model_validator(mode="after")
     def _note_for_status(self):
+        """A status other than `verified` needs a `note` saying what is missing or doubtful, and why."""
         if self.status != "verified" and not self.note:
             raise ValueError(f"status '{self.status}' needs a note saying what is missing or doubtful and why")
         return self
@@ -182,42 +207,61 @@ def _inside_sources(value: str) -> str:
 
 
 class SourceText(Strict):
-    id: Id
-    file: Annotated[PlainText, AfterValidator(_inside_sources)]
-    title: PlainText
+    """A rulebook text the game is transcribed from, one line of the text per line of the file."""
+
+    id: Id = Field(description="Used by `source: {file: …}` and by the source map.")
+    file: Annotated[PlainText, AfterValidator(_inside_sources)] = Field(
+        description="Path of the text file, relative to the game's `sources_folder` (or, without one, to the "
+                    "project: the folder that holds `content/`), written with '/', never absolute nor with '..'.")
+    title: PlainText = Field(description="The rulebook's title, as readers know it.")
 
 
 class GameInfo(Located):
-    id: Id
-    name: PlainText
-    subtitle: PlainText | None = None
-    description: Text = ""
-    data_version: PlainText
+    """The game itself: only in `game.yaml`."""
+
+    id: Id = Field(description="The game's id: the same as its folder's name, `content/<id>/`.")
+    name: PlainText = Field(description="The game's name, as on the box.")
+    subtitle: PlainText | None = Field(default=None, description="Shown under the name.")
+    description: Text = Field(default="", description="What the data covers (Markdown), on the game's overview.")
+    data_version: PlainText = Field(description="Version of this data, e.g. `1.0.0`; on the site and every PDF.")
     released: datetime.date | None = Field(default=None, description="Date this data version was released; "
                                           "the site shows the latest erratum's date when it is later.")
-    language: PlainText = "en"
-    sources: list[SourceText] = Field(min_length=1)
+    language: PlainText = Field(default="en", description="Language of the content (for search and hyphenation).")
+    sources_folder: PlainText | None = Field(default=None, description="Folder of the rulebook texts, relative "
+                                             "to the project (e.g. `../shared/seeds`); `$RULESMITH_SOURCES` "
+                                             "overrides it. Without it, each text's `file` is relative to the project.")
+    sources: list[SourceText] = Field(min_length=1, description="The rulebook texts the data is transcribed from; "
+                                      "the first is the default `source` of every item.")
 
 
 class Module(Located):
-    id: Id
-    name: PlainText
-    description: Text = ""
+    """A part of the game players may leave out: the base game, an expansion, an optional rule."""
+
+    id: Id = Field(description="Used by `module:` of items and fields.")
+    name: PlainText = Field(description="The module's name, as readers know it.")
+    description: Text = Field(default="", description="What the module adds (Markdown).")
 
 
 class FieldDef(Strict):
-    id: FieldId
-    name: PlainText
-    type: FieldType
+    """One typed field of a kind: every entity of the kind may give it under `fields:`."""
+
+    id: FieldId = Field(description="The key under an entity's `fields:` (lower case, `_` between words).")
+    name: PlainText = Field(description="What readers call it (a column heading, a label).")
+    type: FieldType = Field(description="The field type (see the list of field types).")
     to: Id | None = Field(default=None, description="Kind referred to, for ref and ref-list.")
     values: list[PlainText] | None = Field(default=None, description="Allowed values, for enum.")
-    min: float | None = None
-    max: float | None = None
-    required: bool = False
-    description: Text = ""
+    min: float | None = Field(default=None, description="Smallest allowed value, for integer and number.")
+    max: float | None = Field(default=None, description="Largest allowed value, for integer and number.")
+    required: bool = Field(default=False, description="Every entity of the kind must give it "
+                           "(unless the whole entity has `status: missing`).")
+    module: Id | None = Field(default=None, description="The field applies only with this module (e.g. an "
+                              "optional rule that gives some cards a value): its column and values are shown as "
+                              "belonging to the module.")
+    description: Text = Field(default="", description="What the field means (Markdown).")
 
     @model_validator(mode="after")
     def _options(self):
+        """`ref` and `ref-list` need `to: <kind>`; `enum` needs `values: [...]`."""
         if self.type in ("ref", "ref-list") and not self.to:
             raise ValueError(f"a field of type {self.type} needs `to: <kind>`")
         if self.type == "enum" and not self.values:
@@ -226,65 +270,98 @@ class FieldDef(Strict):
 
 
 class Kind(Located):
-    id: Id
-    name: PlainText
-    plural: PlainText
-    description: Text = ""
-    count: int | None = Field(default=None, ge=0, description="How many exist in the game, per the source.")
-    count_note: Text | None = None
-    fields: list[FieldDef] = []
+    """A kind of entity the game declares (card, token, alliance …), with its typed fields: only in `game.yaml`."""
+
+    id: Id = Field(description="The reference prefix: `[[country:mexico]]`. Not one of the reserved prefixes "
+                   "(rule, table, procedure, example, term, module, gap, kind, erratum, icon, value, game).")
+    name: PlainText = Field(description="One of them: `Country card`.")
+    plural: PlainText = Field(description="The list page's title: `Country cards`.")
+    description: Text = Field(default="", description="What they are (Markdown), on the list page.")
+    count: int | None = Field(default=None, ge=0, description="How many exist in the game, per the source; the "
+                              "entities may be fewer (the rest are shown as not in the source), never more.")
+    count_note: Text | None = Field(default=None, description="Where the count comes from, or why it is doubtful.")
+    fields: list[FieldDef] = Field(default=[], description="The kind's typed fields.")
 
 
 class Entity(Fidelity):
-    id: Id
-    name: PlainText
-    kind: Id | None = None
-    module: Id | None = None
-    source: Source | None = None
-    text: Text = ""
-    fields: dict[str, Any] = {}
-    aliases: list[PlainText] = []
+    """A card, token, alliance, symbol …: one thing of a declared kind."""
+
+    id: Id = Field(description="Unique among the entities of its kind.")
+    name: PlainText = Field(description="As printed on it.")
+    kind: Id | None = Field(default=None, description="A kind declared in game.yaml; or the file's `defaults: {kind: …}`.")
+    module: Id | None = Field(default=None, description="The module it belongs to; or the file's `defaults: {module: …}`. " + NO_MODULE)
+    source: Source | None = Field(default=None, description="Where in the rulebook it comes from.")
+    text: Text = Field(default="", description="Its main text (Markdown).")
+    fields: dict[str, Any] = Field(default={}, description="Values of its kind's fields, by field id; a value "
+                                   "may carry its own status: `{value: 7, status: unverified, note: …}`.")
+    aliases: list[PlainText] = Field(default=[], description="Other names readers search for.")
 
 
 class Column(Strict):
-    id: FieldId
-    title: PlainText
-    type: FieldType = "string"
-    to: Id | None = None
-    values: list[PlainText] | None = None
-    min: float | None = None
-    max: float | None = None
-    description: Text = ""
+    """One typed column of a table."""
+
+    id: FieldId = Field(description="Used by rules, lookups and `[[value:table:id.key.column]]`.")
+    title: PlainText = Field(description="The column heading.")
+    type: FieldType = Field(default="string", description="A field type (see the list of field types).")
+    to: Id | None = Field(default=None, description="Kind referred to, for ref and ref-list.")
+    values: list[PlainText] | None = Field(default=None, description="Allowed values, for enum.")
+    min: float | None = Field(default=None, description="Smallest allowed value, for integer and number.")
+    max: float | None = Field(default=None, description="Largest allowed value, for integer and number.")
+    description: Text = Field(default="", description="What the column means (Markdown).")
+
+
+# What each table rule holds (the format reference lists them; a test keeps this and TableRule.rule equal).
+TABLE_RULES = {
+    "non-decreasing": "Each value of `column` is at least the one above it.",
+    "non-increasing": "Each value of `column` is at most the one above it.",
+    "increasing": "Each value of `column` is greater than the one above it.",
+    "decreasing": "Each value of `column` is less than the one above it.",
+    "unique": "No value of `column` repeats.",
+    "range": "Every value of `column` is between `min` and `max`.",
+    "sum": "The values of `column` add up to `equals`.",
+    "matches": "For every key in both tables, `column` equals `other_column` (default: the same id) of `table`; "
+               "every key is in both.",
+    "entity-count": "`column` is a count and `kind_column` holds kind ids: each count equals that kind's `count`.",
+}
 
 
 class TableRule(Strict):
+    """A rule the table is held to: the check proves it over every row."""
+
     model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
     rule: Literal["non-decreasing", "non-increasing", "increasing", "decreasing", "unique", "range",
-                  "sum", "matches", "entity-count", "contiguous"]  # contiguous: range keys leave no gap
-    column: FieldId
-    min: float | None = None
-    max: float | None = None
-    equals: float | None = None
-    table: Id | None = None
-    other_column: FieldId | None = None
-    kind_column: FieldId | None = None
-    except_: list[Any] = Field(default=[], alias="except")
+                  "sum", "matches", "entity-count", "contiguous"] = Field(
+        description="Which rule (see the list of table rules); contiguous: range keys leave no gap.")
+    column: FieldId = Field(description="The column the rule holds over.")
+    min: float | None = Field(default=None, description="For range.")
+    max: float | None = Field(default=None, description="For range.")
+    equals: float | None = Field(default=None, description="For sum.")
+    table: Id | None = Field(default=None, description="For matches: the other table.")
+    other_column: FieldId | None = Field(default=None, description="For matches: the other table's column.")
+    kind_column: FieldId | None = Field(default=None, description="For entity-count: the column of kind ids.")
+    except_: list[Any] = Field(default=[], alias="except", description="Keys of rows the source breaks the rule "
+                               "in (give those cells `status: unverified` and a note), so the exception is explicit.")
 
 
 class Table(Fidelity):
-    id: Id
-    title: PlainText
-    module: Id | None = None
-    source: Source | None = None
-    description: Text = ""
-    columns: list[Column] = Field(min_length=1)
-    rows: list[list[Any]]
-    rules: list[TableRule] = []
+    """A stage table, track or reference table: typed columns, rows, and rules that hold over them."""
+
+    id: Id = Field(description="Referred to as `[[table:id]]`.")
+    title: PlainText = Field(description="The table's heading.")
+    module: Id | None = Field(default=None, description=NO_MODULE)
+    source: Source | None = Field(default=None, description="Where in the rulebook it comes from.")
+    description: Text = Field(default="", description="Shown above the table (Markdown).")
+    columns: list[Column] = Field(min_length=1, description="In order; the first column is the row's key (a "
+                                  "`ref` column makes the rows the entities of its kind).")
+    rows: list[list[Any]] = Field(description="One list of cells per row, in column order.")
+    rules: list[TableRule] = Field(default=[], description="Rules the check holds the table to.")
 
 
 class Branch(Strict):
-    when: PlainText
-    to: Id
+    """One answer of a decision."""
+
+    when: PlainText = Field(description="The answer, as the reader picks it (`Yes`, `No`, `3 or more` …).")
+    to: Id = Field(description="The node it leads to.")
 
 
 StateRef = Annotated[str, StringConstraints(pattern=r"^(state:[a-z0-9]+(-[a-z0-9]+)*|roll|[A-Za-z0-9_+-]+)$")]
@@ -354,15 +431,19 @@ class Change(Located):
 
 
 class Node(Located):
-    id: Id
-    type: Literal["step", "decision", "end"]
-    text: Text
-    next: Id | None = None
-    branches: list[Branch] = []
+    """A step, decision or end of a procedure."""
+
+    id: Id = Field(description="Unique in its procedure.")
+    type: Literal["step", "decision", "end"] = Field(description="`step` (needs `next`), `decision` (needs "
+                                                     "`branches`) or `end`.")
+    text: Text = Field(description="What the reader does or decides (Markdown).")
+    next: Id | None = Field(default=None, description="For a step: the node after it.")
+    branches: list[Branch] = Field(default=[], description="For a decision: at least two, with distinct labels; "
+                                   "a Yes needs a No.")
     call: Call | None = Field(default=None, description="A step that runs another procedure, then goes on to next.")
     reads: Read | None = Field(default=None, description="A table answer computed from the bot's state.")
-    roll: Roll | None = None
-    draw: Draw | None = None
+    roll: Roll | None = Field(default=None, description="Dice the walker rolls at this node (see `bot`).")
+    draw: Draw | None = Field(default=None, description="A card the walker draws at this node (see `bot`).")
     sets: list[Change] = Field(default=[], description="State changed when this node is passed.")
     shows: list[Id] = Field(default=[], description="Bot state shown beside this question.")
     tally: Tally | None = Field(default=None, description="A count the walker keeps for this question.")
@@ -371,13 +452,15 @@ class Node(Located):
 
 
 class Procedure(Fidelity):
-    id: Id
-    title: PlainText
-    module: Id | None = None
-    source: Source | None = None
-    description: Text = ""
-    start: Id
-    nodes: list[Node] = Field(min_length=1)
+    """A solo-bot decision process: a flowchart, a numbered list and a step-by-step walker on the site."""
+
+    id: Id = Field(description="Referred to as `[[procedure:id]]`.")
+    title: PlainText = Field(description="The procedure's heading.")
+    module: Id | None = Field(default=None, description=NO_MODULE)
+    source: Source | None = Field(default=None, description="Where in the rulebook it comes from.")
+    description: Text = Field(default="", description="Shown above the flowchart (Markdown).")
+    start: Id = Field(description="The first node.")
+    nodes: list[Node] = Field(min_length=1, description="In the order of the numbered list.")
 
 
 class StateValue(Strict):
@@ -450,36 +533,43 @@ InputName = Annotated[str, StringConstraints(pattern=r"^[a-z_][a-z0-9_]*$")]
 
 
 class Example(Fidelity):
-    id: Id
-    title: PlainText
-    module: Id | None = None
-    source: Source | None = None
-    text: Text
+    """A worked example printed in the rulebook, recomputed from the data by the check."""
+
+    id: Id = Field(description="Referred to as `[[example:id]]`.")
+    title: PlainText = Field(description="The example's heading.")
+    module: Id | None = Field(default=None, description=NO_MODULE)
+    source: Source | None = Field(default=None, description="Where in the rulebook it comes from.")
+    text: Text = Field(description="The example as printed (Markdown).")
     printed: bool = Field(default=True, description="False for a check case that applies a stated rule "
                           "rather than an example printed in the rulebook.")
     inputs: dict[InputName, ExampleValue | list[ExampleValue]] = Field(
         default={}, description="The example's numbers by name: a number, true/false, a value reference "
-        "\"[[value:…]]\" or a short plain text; or a list of these.")
-    expression: str | None = None
+        "`\"[[value:country:nigeria.ct]]\"` (read from the data) or a short plain text; or a list of these.")
+    expression: str | None = Field(default=None, description="How the result is computed (see expressions); "
+                                   "leave it out for an example that is not arithmetic.")
     result: ExampleValue | list[ExampleValue] | None = Field(
         default=None, description="What the rulebook prints as the result (a number, true/false, a short text).")
 
 
 class Term(Located):
-    id: Id
-    term: PlainText
-    aliases: list[PlainText] = []
-    definition: Text
-    note: Text | None = None
-    module: Id | None = None
-    source: Source | None = None
+    """A glossary term."""
+
+    id: Id = Field(description="Referred to as `[[term:id]]`.")
+    term: PlainText = Field(description="The term, as the rulebook writes it.")
+    aliases: list[PlainText] = Field(default=[], description="Other forms readers search for (plurals …).")
+    definition: Text = Field(description="What the text says it is (Markdown).")
+    note: Text | None = Field(default=None, description="A remark of the transcriber (Markdown).")
+    module: Id | None = Field(default=None, description=NO_MODULE)
+    source: Source | None = Field(default=None, description="Where in the rulebook it comes from.")
 
 
 class Gap(Fidelity):
-    id: Id
-    title: PlainText
-    module: Id | None = None
-    source: Source | None = None
+    """A known gap in the source that belongs to no single entity, table or section; its status is not `verified`."""
+
+    id: Id = Field(description="Referred to as `[[gap:id]]`, shown with the gap marker where the reader meets it.")
+    title: PlainText = Field(description="What is missing.")
+    module: Id | None = Field(default=None, description=NO_MODULE)
+    source: Source | None = Field(default=None, description="Where in the rulebook it would be.")
     affects: list[str] | None = Field(default=None, description="Every place a reader meets this gap, where its "
                                "marker is shown: kind:id (rule:setup, organisation:imf, table:x, "
                                "procedure:x …), kind:id.field, table:id.row.column or procedure:id.step "
@@ -487,29 +577,36 @@ class Gap(Fidelity):
 
 
 class Section(Fidelity):
-    id: Id
-    title: PlainText
-    module: Id | None = None
-    source: Source | None = None
-    body: Text = ""
-    sections: list[Section] = []
+    """A prose rules section: a top-level section is one page of the rules, in file order."""
+
+    id: Id = Field(description="Referred to as `[[rule:id]]`.")
+    title: PlainText = Field(description="The section's heading.")
+    module: Id | None = Field(default=None, description="The module whose rules it is (a rules text that applies "
+                              "only with that module). " + NO_MODULE)
+    source: Source | None = Field(default=None, description="Where in the rulebook it comes from.")
+    body: Text = Field(default="", description="The rules, as the rulebook says them (Markdown with references).")
+    sections: list[Section] = Field(default=[], description="Subsections, shown on the same page.")
 
 
 class ErratumSource(Strict):
-    kind: Literal["publisher-faq", "reader-report", "transcription-fix"]
-    description: PlainText
-    url: HttpsUrl | None = None
+    """Who corrected the value."""
+
+    kind: Literal["publisher-faq", "reader-report", "transcription-fix"] = Field(description="The kind of source.")
+    description: PlainText = Field(description="Names it: `Publisher FAQ v2`.")
+    url: HttpsUrl | None = Field(default=None, description="An https:// link to it.")
 
 
 class Erratum(Located):
-    id: Id
-    date: datetime.date
-    source: ErratumSource
-    target: str = Field(description="kind:id of the entity, or table:id, rule:id …")
-    field: str = Field(description="name | text | fields.<field> | rows.<key>.<column> | body …")
-    old: Any = None
-    new: Any = None
-    note: Text = ""
+    """A correction of one value: the data holds the new value, the record says what changed and why."""
+
+    id: Id = Field(description="`e1`, `e2` …")
+    date: datetime.date = Field(description="When it was published, YYYY-MM-DD, not in the future.")
+    source: ErratumSource = Field(description="Who corrected it.")
+    target: str = Field(description="`kind:id` of the entity, or `table:id`, `rule:id` …")
+    field: str = Field(description="Which value: `name`, `text`, `fields.<field>`, a table cell `rows.<key>.<column>`, `body` …")
+    old: Any = Field(default=None, description="The value before (the previous record's `new`, for a second erratum).")
+    new: Any = Field(default=None, description="The value now: the data must hold it.")
+    note: Text = Field(default="", description="What changed and why (Markdown), on the changelog and the marker.")
 
 
 class RulingSource(Strict):
@@ -554,6 +651,7 @@ class SourceLines(Located):
 
     @model_validator(mode="after")
     def _items_or_reason(self):
+        """An entry gives either `items` or `not_content`, not both or neither."""
         if bool(self.items) == bool(self.not_content):
             raise ValueError("give either `items: [kind:id, …]` or `not_content: <why>`, not both or neither")
         return self
@@ -563,7 +661,7 @@ class Icon(Located):
     """A named icon for [[icon:name]]: drawn from SVG glyphs shipped with mkdocs-material
     (Material Design Icons, Font Awesome), inlined the same way on the site and in the PDFs."""
 
-    id: Id
+    id: Id = Field(description="Used as `[[icon:id]]`; a game's icon replaces a default icon of the same id.")
     label: PlainText = Field(description="Text alternative: screen readers, PDF text, flowcharts.")
     glyphs: list[Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]+(/[a-z0-9-]+)+$")]] = Field(
         min_length=1, description="Glyph names under material/templates/.icons, e.g. material/flag.")
@@ -607,9 +705,11 @@ class AidPlan(Located):
 
 
 class Defaults(Strict):
-    kind: Id | None = None
-    module: Id | None = None
-    source: Source | None = None
+    """Values for every entity, table, procedure, example, term, gap and section of this file that does not set its own."""
+
+    kind: Id | None = Field(default=None, description="For entities.")
+    module: Id | None = Field(default=None, description="The module of the file's items.")
+    source: Source | None = Field(default=None, description="Where in the rulebook they come from.")
 
 
 class ContentFile(Strict):
@@ -617,24 +717,25 @@ class ContentFile(Strict):
 
     model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={
         "title": "Rulesmith content file",
-        "description": "See content/README.md for the format."})
-    game: GameInfo | None = None
-    modules: list[Module] = []
-    kinds: list[Kind] = []
-    defaults: Defaults | None = None
-    sections: list[Section] = []
-    entities: list[Entity] = []
-    tables: list[Table] = []
-    procedures: list[Procedure] = []
-    examples: list[Example] = []
-    glossary: list[Term] = []
-    gaps: list[Gap] = []
-    errata: list[Erratum] = []
-    rulings: list[Ruling] = []
-    source_map: list[SourceLines] = []
-    icons: list[Icon] = []
-    aids: list[AidPlan] = []
-    bot: Bot | None = None
+        "description": "The format: `rulesmith format` (or content/README.md)."})
+    game: GameInfo | None = Field(default=None, description="The game itself (only in game.yaml).")
+    modules: list[Module] = Field(default=[], description="Modules and expansions (only in game.yaml).")
+    kinds: list[Kind] = Field(default=[], description="The entity kinds, with typed fields (only in game.yaml).")
+    defaults: Defaults | None = Field(default=None, description="`kind`, `module`, `source` for the items of this file.")
+    sections: list[Section] = Field(default=[], description="Prose rules sections (Markdown).")
+    entities: list[Entity] = Field(default=[], description="Cards, tokens, alliances, symbols …")
+    tables: list[Table] = Field(default=[], description="Stage tables, tracks, reference tables.")
+    procedures: list[Procedure] = Field(default=[], description="Solo-bot decision processes (flowcharts).")
+    examples: list[Example] = Field(default=[], description="Worked examples printed in the rulebook.")
+    glossary: list[Term] = Field(default=[], description="Glossary terms.")
+    gaps: list[Gap] = Field(default=[], description="Known gaps of the source that belong to no single item.")
+    errata: list[Erratum] = Field(default=[], description="Erratum records (by convention in errata.yaml).")
+    rulings: list[Ruling] = Field(default=[], description="Rulings and FAQ answers (by convention in rulings.yaml).")
+    source_map: list[SourceLines] = Field(default=[], description="Every line of the rulebook texts and the items "
+                                          "that carry it (by convention in source-map.yaml).")
+    icons: list[Icon] = Field(default=[], description="The game's own icons (by convention in icons.yaml).")
+    aids: list[AidPlan] = Field(default=[], description="What goes on the player aids (by convention in aids.yaml).")
+    bot: Bot | None = Field(default=None, description="The solo bot's state, decks and turn (`bot:`).")
 
 
 COLLECTIONS = ("modules", "kinds", "sections", "entities", "tables", "procedures", "examples",

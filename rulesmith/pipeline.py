@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .check import check_game
 from .game import Game, load_games
+from .items import all_items
 from .link import Index, build_index, resolve
 from .problems import ContentError, Problems
 
@@ -18,6 +19,22 @@ class Checked:
 
     game: Game
     index: Index
+    warnings: list = field(default_factory=list)  # problems.Problem: what could not be checked (the source map …)
+
+    @property
+    def notes(self) -> list[str]:
+        """What the check says about defaults it applied: items of a game with several modules
+        that name none (they apply with every module)."""
+        if len(self.game.modules) < 2:
+            return []
+        without = [key for item_type, key, item in all_items(self.game)
+                   if "module" in item_type.model.model_fields and item.module is None]
+        if not without:
+            return []
+        shown = ", ".join(without[:3]) + (" …" if len(without) > 3 else "")
+        one = len(without) == 1
+        return [f"{len(without)} {'item names' if one else 'items name'} no module ({shown}): "
+                f"{'it applies' if one else 'they apply'} with every module (`rulesmith format modules`)"]
 
 
 def check_content(content_dir: Path, today: datetime.date | None = None) -> list[Checked]:
@@ -35,8 +52,9 @@ def check_content(content_dir: Path, today: datetime.date | None = None) -> list
         ids[game.id] = game
         index = build_index(game, problems)
         resolve(game, index, problems)
+        before = len(problems.warnings)
         check_game(game, index, problems, today)
-        checked.append(Checked(game, index))
+        checked.append(Checked(game, index, sorted(set(problems.warnings[before:]))))
     if problems:
-        raise ContentError(problems.sorted())
+        raise ContentError(problems.sorted(), sorted(set(problems.warnings)))
     return checked

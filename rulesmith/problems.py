@@ -33,10 +33,15 @@ class Problems:
     """Collects every problem of a run; stages add to it and never stop at the first."""
 
     items: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)  # what could not be checked: said, never an error
 
     def add(self, where: tuple[str, int, int], message: str, hint: str = "") -> None:
         file, line, column = where
         self.items.append(Problem(file, line, column, message, hint))
+
+    def warn(self, where: tuple[str, int, int], message: str, hint: str = "") -> None:
+        file, line, column = where
+        self.warnings.append(Problem(file, line, column, message, hint))
 
     def __bool__(self) -> bool:
         return bool(self.items)
@@ -55,19 +60,26 @@ class RulesmithError(Exception):
         return [f"error: {self}"]
 
 
-class ContentError(RulesmithError):
-    """Raised when content has problems; carries all of them."""
+def warning_line(warning: Problem) -> str:
+    """`file:line:column: warning: message (hint)`."""
+    return str(Problem(warning.file, warning.line, warning.column, f"warning: {warning.message}", warning.hint))
 
-    def __init__(self, problems: list[Problem]):
+
+class ContentError(RulesmithError):
+    """Raised when content has problems; carries all of them (and the warnings, printed first)."""
+
+    def __init__(self, problems: list[Problem], warnings: list[Problem] | None = None):
         self.problems = problems
+        self.warnings = warnings or []
         super().__init__("\n".join(str(p) for p in problems))
 
     def __reduce__(self):  # keep the problems when crossing a process boundary
-        return (type(self), (self.problems,))
+        return (type(self), (self.problems, self.warnings))
 
     def lines(self) -> list[str]:
         count = len(self.problems)
-        return [str(p) for p in self.problems] + [f"{count} problem{'s' if count != 1 else ''} found; nothing was written."]
+        return ([warning_line(w) for w in self.warnings] + [str(p) for p in self.problems]
+                + [f"{count} problem{'s' if count != 1 else ''} found; nothing was written."])
 
 
 class UsageError(RulesmithError):

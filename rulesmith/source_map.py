@@ -17,15 +17,26 @@ from .link import Index
 from .problems import Problems, nearest
 
 
+def project_root(game: Game) -> Path:
+    """The project a game belongs to: the folder that holds its content folder."""
+    return game.folder.resolve().parent.parent
+
+
 def seeds_dir(game: Game) -> Path:
-    """Where the rulebook texts live: $RULESMITH_SOURCES, or ../shared/seeds beside the project."""
+    """Where the game's rulebook texts live: $RULESMITH_SOURCES, else the game's `sources_folder`
+    relative to the project, else the project itself."""
     if os.environ.get("RULESMITH_SOURCES"):
         return Path(os.environ["RULESMITH_SOURCES"])
-    return game.folder.resolve().parent.parent.parent / "shared" / "seeds"
+    return project_root(game) / (game.info.sources_folder or ".")
+
+
+def source_path(game: Game, source) -> Path:
+    """The file of one declared source text (it may not exist)."""
+    return seeds_dir(game) / source.file
 
 
 def source_lines(game: Game, source_id: str) -> list[str] | None:
-    """The lines of one source text, or None when the text is not beside the project."""
+    """The lines of one source text, or None when the text is not where game.yaml says."""
     source = next((s for s in game.info.sources if s.id == source_id), None)
     if source is None:
         return None
@@ -41,6 +52,8 @@ def source_lines(game: Game, source_id: str) -> list[str] | None:
     except UnicodeDecodeError as error:
         raise SourceTextError(f"source text '{source.file}' is not UTF-8 (byte {error.start + 1})",
                               "save the rulebook text as UTF-8") from None
+    except OSError:
+        return None
 
 
 class SourceTextError(Exception):
@@ -60,6 +73,8 @@ def line_range(lines: str) -> tuple[int, int]:
 
 
 def check_source_map(game: Game, index: Index, problems: Problems) -> None:
+    """Every entry names a declared text, a range within it and items that exist; no two ranges
+    overlap; and, with the texts found, every line is mapped. Without a text: a warning."""
     sources = {s.id: s for s in game.info.sources}
     texts: dict[str, list[str] | None] = {}
     for sid, source in sources.items():
@@ -68,6 +83,12 @@ def check_source_map(game: Game, index: Index, problems: Problems) -> None:
         except SourceTextError as error:
             texts[sid] = None
             problems.add(source_where(game, source), str(error), error.hint)
+            continue
+        if texts[sid] is None:
+            problems.warn(source_where(game, source),
+                          f"source text '{source.id}' not found at {_shown(source_path(game, source))}: the source "
+                          f"map is unchecked against it", "put the rulebook text there, or give game.sources_folder "
+                          "(relative to the project) or $RULESMITH_SOURCES; see `rulesmith format game`")
     seen: dict[str, list[tuple[int, int, object]]] = {}
     for entry in game.source_map:
         if entry.source not in sources:
@@ -95,12 +116,41 @@ def check_source_map(game: Game, index: Index, problems: Problems) -> None:
         for i, key in enumerate(entry.items):
             if key in index.targets or key.partition(":")[2] in game.invalid_ids:
                 continue
+            unread = game.missing_because_unread(f"source-map item {key}", key)
+            if unread:
+                problems.add(entry.where("items", i), *unread)
+                continue
             kind, _, ident = key.partition(":")
             other = [k for k in index.targets if k.endswith(":" + ident)] if ident else []
             same_kind = [k for k in index.targets if k.startswith(kind + ":")]
             hint = (f"'{ident}' exists as {', '.join(other)}" if other else
                     nearest(key, same_kind) or nearest(key, index.targets) or "write kind:id of an item of this game")
             problems.add(entry.where("items", i), f"unknown item {key} in the source map", hint)
+    for found in coverage(game):
+        if not found.uncovered:
+            continue
+        source = sources[found.source]
+        unread = game.missing_because_unread(f"the source map of lines {_ranges(found.uncovered)} of "
+                                             f"{source.file}", collection="source_map")
+        if unread:
+            problems.add(game.info.where("sources"), *unread)
+            continue
+        shown = _shown(source_path(game, source))
+        for first, last in found.uncovered:
+            lines = f"{first}-{last}" if last > first else f"{first}"
+            problems.add((shown, first, 1), f"line{'s' if last > first else ''} {lines} of source '{source.id}' "
+                         f"{'are' if last > first else 'is'} not in the source map",
+                         f"map {'them' if last > first else 'it'}: {{source: {source.id}, lines: \"{lines}\", "
+                         "items: [kind:id, …]}, or not_content: \"why\" (see `rulesmith format source_map`)")
+
+
+def _shown(path: Path) -> str:
+    """A text's path as the user can follow it from the current folder."""
+    return os.path.relpath(path)
+
+
+def _ranges(ranges: list[tuple[int, int]]) -> str:
+    return ", ".join(f"{a}-{b}" if b > a else str(a) for a, b in ranges)
 
 
 @dataclass
@@ -120,7 +170,10 @@ def coverage(game: Game) -> list[Coverage]:
     """Per source text: how many of its lines the map covers, and the ranges it does not."""
     result = []
     for source in game.info.sources:
-        text = source_lines(game, source.id)
+        try:
+            text = source_lines(game, source.id)
+        except SourceTextError:  # reported by the check
+            continue
         if text is None:
             continue
         covered = [False] * len(text)

@@ -60,6 +60,8 @@ def printed_problems(run: Run) -> list[Printed]:
     for text in run.stderr.splitlines():
         parts = text.split(":", 3)
         if len(parts) == 4 and parts[1].isdigit() and parts[2].isdigit():
+            if parts[3].strip().startswith("warning:"):
+                continue  # what could not be checked (a source text not found): said, not a problem
             message, hint = split_hint(parts[3].strip())
             found.append(Printed(parts[0], int(parts[1]), int(parts[2]), message, hint))
     return found

@@ -29,12 +29,25 @@ def installed(tmp_path_factory) -> Path:
         return [n for n in names if (top and n in outputs) or n == "__pycache__" or n.endswith(".egg-info")]
 
     shutil.copytree(ROOT, source, ignore=ignore)
+    before = _tree(source)
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
                     "-w", str(folder / "dist"), str(source)], check=True, capture_output=True)
+    (folder / "source-changed.txt").write_text("\n".join(sorted(set(_tree(source)) ^ set(before))))
     wheel = next((folder / "dist").glob("rulesmith-*.whl"))
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(folder / "lib"),
                     str(wheel)], check=True, capture_output=True)
     return folder
+
+
+def _tree(folder: Path) -> list[str]:
+    """Every file and folder under `folder`, with each file's size and modification time."""
+    return [f"{p.relative_to(folder)} {p.stat().st_size if p.is_file() else 'dir'} {p.stat().st_mtime_ns}"
+            for p in sorted(folder.rglob("*"))]
+
+
+def test_building_the_wheel_writes_nothing_into_the_checkout(installed):
+    """No build/, no rulesmith.egg-info/, nothing changed: a read-only checkout installs."""
+    assert (installed / "source-changed.txt").read_text() == ""
 
 
 def run(installed: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess:
@@ -49,7 +62,8 @@ def test_the_wheel_carries_templates_and_no_benchmark(installed):
     names = zipfile.ZipFile(next((installed / "dist").glob("*.whl"))).namelist()
     for needed in ("rulesmith/templates/mkdocs.yml", "rulesmith/templates/icons.yaml",
                    "rulesmith/templates/site/overview.md.j2", "rulesmith/templates/fonts/Inter-Regular.otf",
-                   "rulesmith/templates/flowchart/flowchart.dot.j2"):
+                   "rulesmith/templates/flowchart/flowchart.dot.j2", "rulesmith/formatref.py",
+                   "rulesmith/templates/new/content/GAME_ID/game.yaml"):
         assert needed in names, needed
     assert not [n for n in names if "bench" in n or n.startswith("tests/")]
     shipped = {p.relative_to(ROOT).as_posix() for p in (ROOT / "templates").rglob("*")
@@ -79,3 +93,31 @@ def test_no_project_is_a_clear_error(installed, tmp_path):
     assert result.returncode == 1
     assert "no content/ folder" in result.stderr and "hint:" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.pdf  # the build makes the new game's PDFs
+def test_a_contributor_starts_a_game_in_an_empty_folder(installed, tmp_path):
+    """`rulesmith new mygame && rulesmith check && rulesmith build`, with the wheel, in an empty folder."""
+    folder = tmp_path / "my-rules"
+    folder.mkdir()
+    made = run(installed, folder, "new", "mygame")
+    assert made.returncode == 0, made.stderr
+    checked = run(installed, folder, "check")
+    assert checked.returncode == 0, checked.stderr
+    assert checked.stderr == ""  # no warning: the placeholder rulebook text is found and fully mapped
+    built = run(installed, folder, "build", "--quiet")
+    assert built.returncode == 0, built.stderr
+    site = folder / "site"
+    assert (site / "mygame" / "index.html").is_file()
+    pdfs = {p.name: p.read_bytes() for p in (site / "downloads" / "mygame").glob("*.pdf")}
+    assert sorted(pdfs) == ["card-reference-a4.pdf", "card-reference-letter.pdf", "rules-summary-a4.pdf",
+                            "rules-summary-letter.pdf", "solo-aid-a4.pdf", "solo-aid-letter.pdf"]
+    page = (site / "format.html").read_text(encoding="utf-8")  # the format reference, published
+    assert "The content format" in page and "rulesmith format tables" in page
+    for path in (folder / "content").rglob("*.yaml"):  # every `$schema` line resolves after a build
+        line = path.read_text(encoding="utf-8").splitlines()[0]
+        assert (path.parent / line.split("$schema=")[1]).resolve().is_file(), path
+    again = run(installed, folder, "build", "--no-pdf", "--quiet")
+    assert again.returncode == 0, again.stderr
+    assert {p.name: p.read_bytes() for p in (site / "downloads" / "mygame").glob("*.pdf")} == pdfs
+    assert "rules-summary-a4.pdf" in (site / "downloads.html").read_text(encoding="utf-8")

@@ -162,7 +162,9 @@ def test_the_search_index_has_every_page_once_and_the_latest_text(server):
     locations = Counter(doc["location"] for docs in indexes for doc in docs)
     assert [location for location, n in locations.items() if n > 1] == []
     docs = server.folder() / "docs"
-    pages = {p.relative_to(docs).with_suffix(".html").as_posix() for p in docs.rglob("*.md")}
+    pages = {p.relative_to(docs).with_suffix(".html").as_posix() for p in docs.rglob("*.md")
+             if not p.read_text(encoding="utf-8").startswith("---\nsearch:\n  exclude: true\n")}  # the format page
+    assert "format.html" not in pages and (docs / "format.md").is_file()
     assert {location.split("#")[0] for location in locations} == pages
     text = json.dumps(indexes)
     assert "Alphorn" in text and "Alpha" not in text  # pages that name the card were re-indexed

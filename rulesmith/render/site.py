@@ -21,6 +21,7 @@ from ..fieldtypes import ListType, Value, field_type
 from ..game import Game
 from ..items import ITEM_TYPES, key_of, tag_of
 from ..project import templates
+from .. import formatref
 from ..link import Index
 from ..pipeline import Checked
 from . import layout
@@ -426,6 +427,9 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
     return site
 
 
+FORMAT_FRONT_MATTER = "---\nsearch:\n  exclude: true\n---\n\n"
+
+
 def escape_nav(title: str) -> str:
     return title.replace("\n", " ")
 
@@ -451,4 +455,8 @@ def render_site(checked: list[Checked], downloads: list[dict], charts: dict[str,
                      key=lambda t: (t[1].date, t[2].id, t[0] == "ruling", t[1].id), reverse=True)
     site.pages.append(Page("changelog.md", env.get_template("site-changelog.md.j2").render(changes=changes)))
     site.nav += [{"Downloads": "downloads.md"}, {"Changelog": "changelog.md"}]
+    # For contributors: the content format reference, the same text as `rulesmith format`; kept out
+    # of the search, where its examples (Interpol, conflict dice) would stand among the game's pages.
+    site.pages.append(Page("format.md", FORMAT_FRONT_MATTER + formatref.render()))
+    site.nav.append({"Content format": "format.md"})
     return site
