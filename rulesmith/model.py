@@ -322,6 +322,7 @@ TABLE_RULES = {
     "matches": "For every key in both tables, `column` equals `other_column` (default: the same id) of `table`; "
                "every key is in both.",
     "entity-count": "`column` is a count and `kind_column` holds kind ids: each count equals that kind's `count`.",
+    "contiguous": "`column` is of type `range`: its row keys (\"2\", \"3-5\", \"6+\") leave no number out between the first and the last.",
 }
 
 

@@ -245,7 +245,7 @@ def make_game(folder: Path, game_id: str, seed: int) -> None:
     _dump(folder / "glossary.yaml", {"glossary": glossary}, 2)
     _dump(folder / "gaps.yaml", {"gaps": [
         {"id": f"gap-{i + 1:02d}", "title": w.title(3, 6), "module": modules[i % 3],
-         "status": "missing" if i % 2 else "unverified", "note": w.paragraph(1, 3), "source": source()}
+         "status": "missing" if i % 2 else "unverified", "note": w.paragraph(1, 3), "source": source(), "affects": []}
         for i in range(GAPS)]}, 2)
 
 

@@ -209,6 +209,8 @@ class PageContext:
 
     def item_gaps(self, item) -> Markup:
         """The markers of the gaps that affect an item as a whole, unless its own text names them."""
+        if not any(type(item) is item_type.model for item_type in ITEM_TYPES):
+            return Markup("")  # not an item a gap can name (the bot's turn): its own status marks it
         own = " ".join(str(getattr(item, name, "") or "") for name in ("body", "text", "description", "definition", "note"))
         return self.gaps_at(self.item_key(item), already=own)
 
