@@ -107,8 +107,12 @@ def test_flowchart_is_visible(server, browser, width, height):
     assert image.is_visible()
     assert page.evaluate("document.querySelector('svg.rs-flowchart__svg').viewBox.baseVal.width") > 100
     box = image.bounding_box()
+    frame = page.locator(".rs-flowchart__frame").first.bounding_box()
     page.close()
-    assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1
+    # On a wide screen the chart fits; on a phone it is at print size in a frame that scrolls
+    # (and follows the walker), and the frame itself fits the screen.
+    shown = box if width > 600 else frame
+    assert shown["x"] >= 0 and shown["x"] + shown["width"] <= width + 1
     assert errors == []
 
 
