@@ -159,7 +159,8 @@ def game_index(site: Path, folder: str, game_id: str, name: str) -> dict:
     root = site / folder if folder else site
     pages: list[list[str]] = []
     rows: list[list] = []
-    paths = sorted(root.rglob("*.html")) if folder else sorted(p for p in site.glob("*.html") if p.name != "404.html")
+    # The content-format page is for contributors, not readers: not in the readers' search.
+    paths = sorted(root.rglob("*.html")) if folder else sorted(p for p in site.glob("*.html") if p.name not in ("404.html", "format.html"))
     for path in paths:
         page_title, entries = page_entries(path.read_text(encoding="utf-8"))
         number = len(pages)
