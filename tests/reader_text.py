@@ -11,6 +11,8 @@ the few accepted exceptions of `reader_text_exceptions.yaml` (each with its reas
 
 from __future__ import annotations
 
+import html
+
 import fnmatch
 import html.parser
 import io
@@ -366,13 +368,35 @@ def site_texts(site: Path) -> dict[str, str]:
     return found
 
 
+def search_entries(site: Path) -> list[dict]:
+    """Every entry of every search index file of a built site (one per game, and the site's own)."""
+    from rulesmith.render import search
+
+    files = sorted((site / search.FOLDER).glob("*.js"))
+    found = []
+    for path in files:
+        try:
+            found += search.entries(search.read_index(path))
+        except ValueError:
+            continue  # search.js and the library itself
+    assert found, f"no search index under {site / search.FOLDER}: the reader's-text check reads every entry of it"
+    return found
+
+
+def search_holds(entry: dict, phrase: str) -> bool:
+    """Whether a search entry finds a phrase: each of its words is in the entry."""
+    from rulesmith.render import search
+
+    held = set(str(entry["words"]).split()) | set(search.words(entry["title"] + " " + entry["text"]))
+    return all(word in held for word in search.words(phrase) if word not in search.STOP_WORDS)
+
+
 def search_texts(site: Path) -> dict[str, str]:
-    """Every entry of the site's search index, by `search:<location>`: its title and its text."""
-    path = site / "search" / "search_index.json"
-    assert path.is_file(), f"no search index at {path}: the reader's-text check reads every entry of it"
-    docs = json.loads(path.read_text(encoding="utf-8"))["docs"]
-    return {f"search:{doc['location']}": html_text(f"<h1>{doc['title']}</h1>\n<div>{doc['text']}</div>")
-            for doc in docs}
+    """Every entry of the site's search index, by `search:<location>`: what a result shows, its
+    title, aliases and excerpt."""
+    return {f"search:{doc['location']}": html_text(f"<h1>{html.escape(doc['title'])}</h1>\n<div>{html.escape(doc['text'])}"
+                                                  f" {html.escape(doc['aliases'] or '')}</div>")
+            for doc in search_entries(site)}
 
 
 def pdf_text(data: bytes) -> str:

@@ -53,7 +53,7 @@ def changelog_qr(checked: Checked, site_url: str) -> tuple[str, Markup] | None:
 
     if not site_url:
         return None
-    address = site_url.rstrip("/") + "/" + layout.page_of(checked.game, checked.index, "erratum:x")[0] \
+    address = site_url.rstrip("/") + "/" + layout.page_of(checked.game, "erratum:x")[0] \
         .removesuffix(".md") + ".html"
     if not https_url(address):
         return None
