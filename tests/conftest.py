@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESMITH = ROOT / ".venv" / "bin" / "rulesmith"
@@ -110,9 +111,15 @@ def real_aids(tmp_path_factory):
     return Built(checked, ROOT / ".cache")
 
 
+KNOWN_FAILURES = yaml.safe_load((Path(__file__).parent / "known_failures.yaml").read_text(encoding="utf-8")) or {}
+
+
 def pytest_collection_modifyitems(items) -> None:
-    """Give every test exactly one tier marker: its own, else its module's or fixtures', else unit."""
+    """Give every test exactly one tier marker: its own, else its module's or fixtures', else unit.
+    A test listed in known_failures.yaml runs as a strict expected failure (a fix makes it fail)."""
     for item in items:
+        if item.nodeid in KNOWN_FAILURES:
+            item.add_marker(pytest.mark.xfail(strict=True, reason=KNOWN_FAILURES[item.nodeid]))
         declared = [t for t in TIERS if item.get_closest_marker(t)]
         found = declared + [MODULE_TIERS.get(item.module.__name__, "unit")]
         found += [FIXTURE_TIERS[f] for f in getattr(item, "fixturenames", ()) if f in FIXTURE_TIERS]

@@ -361,6 +361,8 @@ def site_texts(site: Path) -> dict[str, str]:
     """Every page of a built site (by its path in the site) and every flowchart SVG file."""
     found = {}
     for path in sorted(site.rglob("*.html")):
+        if path.relative_to(site).as_posix() == "format.html":
+            continue  # the contributors' format reference: its subject is the content's own syntax
         found[path.relative_to(site).as_posix()] = html_text(path.read_text(encoding="utf-8"))
     for path in sorted(site.rglob("*.svg")):
         if "assets" not in path.relative_to(site).parts:

@@ -201,6 +201,8 @@ def breakout_content(folder: Path) -> Path:
     MARKDOWN_BREAKOUT: text the check accepts, which must stay text on every path."""
     data = read_fixture()
     for slot, (fmt, file, path, as_list) in SLOTS.items():
+        if slot.endswith("of type range"):
+            continue  # a range key is parsed as one ("4+"): no text is accepted there
         value = PLAIN_BREAKOUT if fmt is model.PLAIN else MARKDOWN_BREAKOUT
         inject(data, file, path, value, as_list)
     for content in data.values():  # an enum value must be declared, and the row keys stay unique
