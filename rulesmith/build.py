@@ -129,7 +129,7 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
         from .problems import warning_line
 
         for warning in (w for c in checked for w in c.warnings):
-            print(warning_line(warning), file=sys.stderr)
+            log.warning("%s", warning_line(warning))
     # The editor schema the content files' `$schema` lines point to, current with the content.
     write_schema(project.schema / "content.schema.json", [c.game for c in checked])
     with progress.step("flowcharts"):

@@ -39,6 +39,8 @@ HOOKS = Path(__file__).with_name("mkdocs_hook.py")
 DEBOUNCE_S = 0.05  # a save can be several file events; MkDocs waits this long for the last one
 
 
+log = logging.getLogger(__name__)
+
 class Preview:
     """The builder MkDocs' server runs at startup and after every change (always on one thread)."""
 
@@ -84,18 +86,18 @@ class Preview:
             self.built = state
         except ContentError as error:
             for problem in error.problems:
-                print(problem, file=sys.stderr)
-            print(f"{len(error.problems)} problem(s); still showing the last good pages.", file=sys.stderr)
+                log.warning("%s", problem)
+            log.warning("%s", f"{len(error.problems)} problem(s); still showing the last good pages.")
             return
         except (BuildError, MkDocsException) as error:  # MkDocs has logged its warnings above
-            print(f"error: {error}", file=sys.stderr)
+            log.warning("%s", f"error: {error}")
             return
         except Exception:  # e.g. a syntax error in a template being edited
             traceback.print_exc()
-            print("still showing the last good pages.", file=sys.stderr)
+            log.info("%s", "still showing the last good pages.")
             return
         kind = "full" if full else "changed pages only"
-        print(f"preview updated in {time.perf_counter() - started:.2f} s ({kind})", file=sys.stderr, flush=True)
+        log.info("%s", f"preview updated in {time.perf_counter() - started:.2f} s ({kind})")
 
 
 class _WriteObserver(Observer):
@@ -142,7 +144,7 @@ def serve(content: Path, dev_addr: str) -> int:
     try:
         _serve(Preview(content.resolve(), folder, dev_addr))
     except KeyboardInterrupt:
-        print("stopped.", file=sys.stderr)
+        log.info("%s", "stopped.")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return 0
@@ -166,7 +168,7 @@ def _serve(preview: Preview) -> None:
     server.observer, server.build_delay = _WriteObserver(), DEBOUNCE_S
     server.error_handler = lambda code: _error_page(preview.site, code)
     try:
-        print(f"pages generated in {preview.docs}", file=sys.stderr)
+        log.info("%s", f"pages generated in {preview.docs}")
         preview.build()
         watched = [preview.content, templates()]
         if preview.project.mkdocs_config is not None:
