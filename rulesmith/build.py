@@ -43,6 +43,7 @@ class Progress:
 
     def __init__(self, quiet: bool):
         self.quiet, self.timings = quiet or not log.isEnabledFor(logging.INFO), {}
+        self.cpu: dict[str, float] = {}  # CPU seconds of each step: this process and the workers it waited for
         self.live = not self.quiet and sys.stderr.isatty()
         self.current = ""
 
@@ -52,7 +53,7 @@ class Progress:
 
     @contextlib.contextmanager
     def step(self, name: str):
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), _cpu_seconds()
         self.current = name
         try:
             yield
@@ -64,10 +65,18 @@ class Progress:
             raise
         elapsed = time.perf_counter() - started
         self.timings[name] = elapsed
+        self.cpu[name] = _cpu_seconds() - cpu
         if self.live:
             print("\r\033[K", end="", file=sys.stderr)
         if not self.quiet:
             log.info("  %s… %.2f s", name, elapsed)
+
+
+def _cpu_seconds() -> float:
+    import resource
+
+    return sum(u.ru_utime + u.ru_stime for u in (resource.getrusage(resource.RUSAGE_SELF),
+                                                  resource.getrusage(resource.RUSAGE_CHILDREN)))
 
 
 def sync_tree(target: Path, files: dict[str, bytes]) -> None:
@@ -113,8 +122,9 @@ def render_docs(checked: list[Checked], charts: dict[str, bytes], downloads: lis
 
 def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
           work: Path | None = None, cache: Path | None = None, engine: str = DEFAULT_ENGINE,
-          site_url: str | None = None) -> dict[str, float]:
-    """Check and build everything into `site`; returns the time of each step.
+          site_url: str | None = None, cpu: dict[str, float] | None = None) -> dict[str, float]:
+    """Check and build everything into `site`; returns the time of each step (and fills `cpu`,
+    when given, with each step's CPU seconds, the PDF workers' included).
     `work` (default .build/) holds the generated pages, `cache` (default .cache/) the outputs
     cached by content hash; the benchmark points both at empty folders for a clean build."""
     project = project_of_content(content)
@@ -123,6 +133,8 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
     cache = cache or (work / "cache" if work else project.cache)
     work = work or project.work
     progress = Progress(quiet)
+    if cpu is not None:
+        progress.cpu = cpu
     with progress.step("check content"):
         checked = check_content(content)
     if not quiet:
