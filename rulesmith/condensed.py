@@ -124,14 +124,16 @@ def _normal(text: str) -> str:
     return text.replace("\u2019", "'").replace("\u2018", "'")
 
 
-def occurrences(text: str) -> list[tuple[str, str]]:
-    """(group key, phrase as written) of every condition word in a plain text, in order."""
+@lru_cache(maxsize=8192)
+def occurrences(text: str) -> tuple[tuple[str, str], ...]:
+    """(group key, phrase as written) of every condition word in a plain text, in order. The
+    check asks this of the same texts many times (each part, each sentence, for each group)."""
     pattern, by_phrase = _matcher()
     found = []
     for match in pattern.finditer(_normal(text)):
         phrase = re.sub(r"\s+", " ", match.group(0).lower())
         found.append((by_phrase[phrase], match.group(0)))
-    return found
+    return tuple(found)
 
 
 def counts(text: str) -> Counter:
@@ -200,14 +202,14 @@ def drops(entry: model.AidEntry, index: Index, skip: frozenset = frozenset()) ->
     item = index.targets[entry.show].item
     texts = parts(item, entry.show, index, skip)
     full, kept = counts(texts[entry.show]), counts(_plain(entry.condensed, index))
-    found = []
+    found, own = [], None
     for group in groups():
         if kept[group.key] >= full[group.key]:
             continue
         left_to = [p.part for p in entry.in_full if group.key in p.drops and p.part in texts]
         pointed = min(full[group.key], sum(counts(texts[p])[group.key] for p in left_to))
-        where = [(part, s) for part, s in _own_sentences(item, entry.show, index, skip)
-                 if any(k == group.key for k, _ in occurrences(s))]
+        own = own if own is not None else _own_sentences(item, entry.show, index, skip)
+        where = [(part, s) for part, s in own if any(k == group.key for k, _ in occurrences(s))]
         found.append(Drop(group, full[group.key], kept[group.key], left_to,
                           max(0, full[group.key] - pointed - kept[group.key]), where))
     return found

@@ -171,13 +171,11 @@ def read_file(path: Path, problems: Problems, root: Path | None = None) -> Sourc
     if not text.strip() or all(not line.strip() or line.lstrip().startswith("#") for line in text.splitlines()):
         problems.add((name, 1, 1), "file is empty", "add content or delete the file")
         return None
+    source = SourceFile(path=shown, data={}, lines=text.splitlines())
+    found = Problems()  # what the content must not use; only told if the YAML itself reads
     loader = _StrictLoader(text)
     try:
-        node = loader.get_single_node()
-        if loader.first_anchor is not None:
-            anchor = loader.first_anchor
-            raise yaml.composer.ComposerError(
-                None, None, f"YAML anchors (&{anchor.anchor}) and aliases are not allowed in content", anchor.start_mark)
+        data = _EventReader(loader, source, found).document()
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         problem = error.problem or error.context or "unreadable YAML"
@@ -202,15 +200,10 @@ def read_file(path: Path, problems: Problems, root: Path | None = None) -> Sourc
     except yaml.YAMLError as error:
         problems.add((name, 1, 1), f"YAML error: {error}", "check the file's YAML syntax")
         return None
-    except RecursionError:
-        problems.add((name, 1, 1), "YAML nesting is too deep", f"content nests at most {MAX_DEPTH} levels")
-        return None
     finally:
         loader.dispose()
-    source = SourceFile(path=shown, data={}, lines=text.splitlines())
-    before = len(problems)
-    data = _convert(node, (), 0, source, loader, problems)
-    if len(problems) > before:
+    if found:
+        problems.items.extend(found.items)
         return None
     if not isinstance(data, dict):
         kind = "a list" if isinstance(data, list) else "a single value"
@@ -231,48 +224,123 @@ _PLAIN_TAGS = {
 }
 
 
-def _convert(node, path, depth, source: SourceFile, loader, problems: Problems):
-    """Node tree to plain data, recording positions and rejecting what content must not use."""
-    name = str(source.path)
-    where = (name, node.start_mark.line + 1, node.start_mark.column + 1)
-    source.values[path] = where[1:]
-    if depth > MAX_DEPTH:
-        problems.add(where, "YAML nesting is too deep", f"content nests at most {MAX_DEPTH} levels")
-        return None
-    if getattr(node, "anchor", None):
-        problems.add(where, "YAML anchors and aliases are not allowed in content",
-                     "write the value out in full")
-        return None
-    if node.tag not in _PLAIN_TAGS:
-        problems.add(where, f"YAML tag {node.tag} is not allowed in content",
-                     "remove the tag; content is plain strings, numbers, lists and mappings")
-        return None
-    if isinstance(node, yaml.MappingNode):
-        result = {}
-        for key_node, value_node in node.value:
-            if not isinstance(key_node, yaml.ScalarNode):
-                problems.add((name, key_node.start_mark.line + 1, key_node.start_mark.column + 1),
-                             "mapping keys must be plain strings", "write `key: value` with a plain word as key")
+class _EventReader:
+    """libyaml's events straight to plain data, in one pass: each value's and key's line and
+    column recorded as it is read, and what content must not use refused (anchors, aliases,
+    tags, nesting deeper than MAX_DEPTH, keys that are not plain scalars, duplicate keys).
+
+    This is what composing a node tree and then converting it did, without the tree (most of
+    the load's time went into building it). Syntax errors and aliases stop the reading
+    (MarkedYAMLError, as the composer raised them); the rest are told once the file has read."""
+
+    def __init__(self, loader: _StrictLoader, source: SourceFile, problems: Problems):
+        self.get_event, self.peek_event = loader.get_event, loader.peek_event
+        self.loader, self.source, self.problems = loader, source, problems
+        self.name = str(source.path)
+        self.first_anchor = None
+        self.constructors = loader.yaml_constructors
+
+    def document(self):
+        get = self.get_event
+        get()  # StreamStart
+        if isinstance(self.peek_event(), yaml.StreamEndEvent):
+            return None
+        get()  # DocumentStart
+        data = self.node((), 0, True)
+        get()  # DocumentEnd
+        if not isinstance(self.peek_event(), yaml.StreamEndEvent):
+            event = get()
+            raise yaml.composer.ComposerError("expected a single document in the stream", None,
+                                              "but found another document", event.start_mark)
+        if self.first_anchor is not None:
+            raise yaml.composer.ComposerError(
+                None, None, f"YAML anchors (&{self.first_anchor.anchor}) and aliases are not allowed in content",
+                self.first_anchor.start_mark)
+        return data
+
+    def _where(self, event) -> tuple[str, int, int]:
+        return (self.name, event.start_mark.line + 1, event.start_mark.column + 1)
+
+    def node(self, path: tuple, depth: int, told: bool):
+        """The value whose first event is next; `told`: its problems count (not inside a key
+        that was refused, nor the value of one, as before)."""
+        event = self.get_event()
+        if isinstance(event, yaml.AliasEvent):
+            raise yaml.composer.ComposerError(None, None, "YAML aliases (*name) are not allowed in content",
+                                              event.start_mark)
+        if depth > MAX_DEPTH:
+            raise yaml.composer.ComposerError(None, None, f"YAML nesting is deeper than {MAX_DEPTH} levels",
+                                              event.start_mark)
+        if event.anchor is not None and self.first_anchor is None:
+            self.first_anchor = event  # refused once the file is read (an alias first)
+        where = self._where(event)
+        if told:
+            self.source.values[path] = where[1:]
+        refused = None
+        if isinstance(event, yaml.ScalarEvent):
+            tag = event.tag
+            if tag is None or tag == "!":
+                tag = self.loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+        else:
+            tag = event.tag
+            if tag is None or tag == "!":
+                tag = self.loader.resolve(yaml.MappingNode if isinstance(event, yaml.MappingStartEvent)
+                                          else yaml.SequenceNode, None, event.implicit)
+        if event.anchor:
+            refused = ("YAML anchors and aliases are not allowed in content", "write the value out in full")
+        elif tag not in _PLAIN_TAGS:
+            refused = (f"YAML tag {tag} is not allowed in content",
+                       "remove the tag; content is plain strings, numbers, lists and mappings")
+        if refused and told:
+            self.problems.add(where, *refused)
+        told = told and refused is None
+        if isinstance(event, yaml.ScalarEvent):
+            if not told:
+                return None
+            node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+            try:
+                return self.constructors[tag](self.loader, node)
+            except (ValueError, yaml.YAMLError) as error:
+                self.problems.add(where, f"invalid value {event.value!r}: {error}",
+                                  "quote it if it is meant as text; dates are written YYYY-MM-DD")
+                return None
+        if isinstance(event, yaml.SequenceStartEvent):
+            items = []
+            while not isinstance(self.peek_event(), yaml.SequenceEndEvent):
+                items.append(self.node(path + (len(items),), depth + 1, told))
+            self.get_event()
+            return items if told else None
+        result: dict = {}
+        keys = self.source.keys
+        while not isinstance(self.peek_event(), yaml.MappingEndEvent):
+            key_event = self.peek_event()
+            if not isinstance(key_event, yaml.ScalarEvent):
+                self.node(path + (None,), depth + 1, False)  # read, not kept
+                if told:
+                    self.problems.add(self._where(key_event), "mapping keys must be plain strings",
+                                      "write `key: value` with a plain word as key")
+                self.node(path + (None,), depth + 1, False)
                 continue
-            key = key_node.value
-            key_where = (name, key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+            self.get_event()
+            if depth + 1 > MAX_DEPTH:
+                raise yaml.composer.ComposerError(None, None, f"YAML nesting is deeper than {MAX_DEPTH} levels",
+                                                  key_event.start_mark)
+            if key_event.anchor is not None and self.first_anchor is None:
+                self.first_anchor = key_event
+            key = key_event.value
+            key_where = self._where(key_event)
             if key in result:
-                first = source.keys[path + (key,)]
-                problems.add(key_where, f"duplicate key '{key}' (first defined at line {first[0]})",
-                             "remove or rename one of them")
+                if told:
+                    first = keys[path + (key,)]
+                    self.problems.add(key_where, f"duplicate key '{key}' (first defined at line {first[0]})",
+                                      "remove or rename one of them")
+                self.node(path + (key,) + (None,), depth + 1, False)
                 continue
-            source.keys[path + (key,)] = key_where[1:]
-            result[key] = _convert(value_node, path + (key,), depth + 1, source, loader, problems)
-        return result
-    if isinstance(node, yaml.SequenceNode):
-        return [_convert(item, path + (index,), depth + 1, source, loader, problems)
-                for index, item in enumerate(node.value)]
-    try:
-        return loader.construct_object(node, deep=True)
-    except (ValueError, yaml.YAMLError) as error:
-        problems.add(where, f"invalid value {node.value!r}: {error}",
-                     "quote it if it is meant as text; dates are written YYYY-MM-DD")
-        return None
+            if told:
+                keys[path + (key,)] = key_where[1:]
+            result[key] = self.node(path + (key,), depth + 1, told)
+        self.get_event()
+        return result if told else None
 
 
 def _compose_node(self, parent, index):

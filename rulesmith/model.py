@@ -8,6 +8,7 @@ typed fields in data (`kinds:`); `check` validates entity fields against those d
 from __future__ import annotations
 
 import datetime
+import functools
 import html
 import re
 import typing
@@ -743,13 +744,11 @@ COLLECTIONS = ("modules", "kinds", "sections", "entities", "tables", "procedures
                "glossary", "gaps", "errata", "rulings", "source_map", "icons", "aids")
 
 
-def text_fields(cls: type[BaseModel], fmt: TextFormat) -> list[str]:
-    """Names of the fields of a model class that hold text of this format (str or list of str)."""
-    found = []
-    for name, info in cls.model_fields.items():
-        if _has_format(info.annotation, info.metadata, fmt):
-            found.append(name)
-    return found
+@functools.cache
+def text_fields(cls: type[BaseModel], fmt: TextFormat) -> tuple[str, ...]:
+    """Names of the fields of a model class that hold text of this format (str or list of str).
+    Asked once per class and format: a class's fields do not change while the program runs."""
+    return tuple(name for name, info in cls.model_fields.items() if _has_format(info.annotation, info.metadata, fmt))
 
 
 def _has_format(annotation, metadata, fmt: TextFormat) -> bool:
@@ -762,8 +761,10 @@ def _has_format(annotation, metadata, fmt: TextFormat) -> bool:
     return any(_has_format(arg, (), fmt) for arg in typing.get_args(annotation))
 
 
+@functools.cache
 def nested_models(cls: type[BaseModel]) -> dict[str, type[BaseModel]]:
-    """Fields of a model class that hold other models (or lists of them), by name."""
+    """Fields of a model class that hold other models (or lists of them), by name (once per
+    class; not to be changed by the caller)."""
     found = {}
     for name, info in cls.model_fields.items():
         inner = _model_in(info.annotation)
