@@ -137,10 +137,20 @@ def _clean(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+def _parts_read(html: str) -> str:
+    """The page's <title> and its <article>: all that _Article reads. The header, navigation
+    and footer around them (most of a page's markup) are not parsed at all."""
+    start, end = html.find("<article"), html.rfind("</article>")
+    title_start, title_end = html.find("<title"), html.find("</title>")
+    if start < 0 or end < start or not 0 <= title_start < title_end < start:
+        return html
+    return html[title_start:title_end + len("</title>")] + html[start:end + len("</article>")]
+
+
 def page_entries(html: str) -> tuple[str, list[Entry]]:
     """The page's title (before " - <site name>") and its entries."""
     parser = _Article()
-    parser.feed(html)
+    parser.feed(_parts_read(html))
     parser.close()
     title = _clean(parser.page_title).rsplit(" - ", 1)[0]
     return title, parser.entries
