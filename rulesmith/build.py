@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .pipeline import Checked, check_content
 from .files import exchange, make_readable, write_atomic, write_if_changed
-from .engines import DEFAULT_ENGINE, ENGINES
+from .engines import DEFAULT_ENGINE, ENGINES, INCREMENTAL
 from .mkdocs_config import write_config
 from .problems import UsageError
 from .project import project_of_content, templates
@@ -163,16 +163,23 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
     site = site.resolve()
     config = write_config(project, work, nav, site_url)
     inputs = _site_inputs(docs, config, engine)
-    current = _site_is_current(work, site, inputs)
+    record = _site_record(work, site)
     # Same pages, PDFs, assets and configuration as the site on disk was built from: the engine
-    # would write the same site again, so it is not run.
+    # would write the same site again, so it is not run. Same frame (configuration, navigation,
+    # the list of files, templates and theme) but some pages changed: only those are rebuilt,
+    # on a copy of the site on disk.
+    current = record is not None and record.get("inputs") == inputs["all"]
+    incremental = (not current and record is not None and engine in INCREMENTAL
+                   and record.get("frame") == inputs["frame"])
     with progress.step(f"{engine} build"):
         if not current:
-            _build_site(engine, config, site, [c.game for c in checked])
+            _build_site(engine, config, site, [c.game for c in checked], incremental=incremental)
     if not current:
         _remember_site(work, site, inputs)
-    elif not quiet:
-        log.info("  the site is unchanged: %s was not run", engine)
+    if not quiet:
+        log.info("  %s", "the site is unchanged: %s was not run" % engine if current else
+                 "changed pages only (the navigation, configuration, templates and files are as before)"
+                 if incremental else "every page")
     if not quiet:
         log.info("built %s (%.1f s)", site, sum(progress.timings.values()))
     return progress.timings
@@ -188,7 +195,12 @@ def finish_site(site: Path, games: list, webapp: bool = True) -> None:
         write_webapp(site, games)
 
 
-def _build_site(engine: str, config: Path, site: Path, games: list) -> None:
+def _build_site(engine: str, config: Path, site: Path, games: list, incremental: bool = False) -> None:
+    """The engine's site, built in a staging folder that then replaces `site`. Incremental: the
+    staging folder starts as a copy of `site` (modification times kept) and the engine rebuilds
+    only the pages whose Markdown is newer than their HTML: MkDocs' "dirty" build, which
+    `rulesmith serve` uses too. The search index, 404 page and web app are written afresh from
+    the whole site either way."""
     try:
         site.parent.mkdir(parents=True, exist_ok=True)
         _remove_abandoned(site.parent)
@@ -197,7 +209,11 @@ def _build_site(engine: str, config: Path, site: Path, games: list) -> None:
         raise UsageError(f"cannot write the site to {site}: {error.strerror}",
                          "choose a folder you can write to with --site") from None
     try:
-        ENGINES[engine](config, staging)
+        if incremental:
+            shutil.copytree(site, staging, dirs_exist_ok=True, symlinks=True)
+            INCREMENTAL[engine](config, staging)
+        else:
+            ENGINES[engine](config, staging)
         finish_site(staging, games)
         make_readable(staging)
         _swap(staging, site)
@@ -251,14 +267,34 @@ def _kept_pdfs(work: Path, games: set[str]) -> tuple[dict[str, bytes], list[dict
     return aids, downloads
 
 
-def _site_inputs(docs: Path, config: Path, engine: str) -> str:
-    """A digest of everything the engine builds the site from: the generated pages, PDFs and
-    assets, the configuration, the engine, and the site templates (theme overrides)."""
-    digest = hashlib.sha256(engine.encode() + b"\0" + config.read_bytes())
-    for folder in (docs, TEMPLATES / "site"):
-        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-            digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
+def _site_inputs(docs: Path, config: Path, engine: str) -> dict[str, str]:
+    """Digests of what the engine builds the site from. "all": the generated pages, PDFs and
+    assets, the configuration (navigation included), the engine, the site templates (theme
+    overrides) and the versions of Rulesmith and the engine. "frame": the same but for the
+    bytes of the generated files, only their names: what every page shows or is laid out by,
+    so that a change in it rebuilds every page."""
+    frame = hashlib.sha256(b"\0".join([engine.encode(), config.read_bytes(), _engine_versions(engine).encode()]))
+    for path in sorted(p for p in TEMPLATES.joinpath("site").rglob("*") if p.is_file()):
+        frame.update(str(path.relative_to(TEMPLATES)).encode() + b"\0" + path.read_bytes() + b"\0")
+    every = frame.copy()
+    for path in sorted(p for p in docs.rglob("*") if p.is_file()):
+        name = str(path.relative_to(docs)).encode()
+        frame.update(name + b"\0")
+        every.update(name + b"\0" + path.read_bytes() + b"\0")
+    return {"all": every.hexdigest(), "frame": frame.hexdigest()}
+
+
+def _engine_versions(engine: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    names = ["rulesmith"] + (["mkdocs", "mkdocs-material", "pymdown-extensions", "Markdown"] if engine == "mkdocs" else [engine])
+    found = []
+    for name in names:
+        try:
+            found.append(f"{name}=={version(name)}")
+        except PackageNotFoundError:
+            found.append(f"{name}: none")
+    return " ".join(found)
 
 
 def _site_files(site: Path) -> list:
@@ -267,17 +303,19 @@ def _site_files(site: Path) -> list:
             for p in sorted(site.rglob("*")) if p.is_file()] if site.is_dir() else []
 
 
-def _site_is_current(work: Path, site: Path, inputs: str) -> bool:
+def _site_record(work: Path, site: Path) -> dict | None:
+    """What the site on disk was built from, if it is still as that build left it."""
     try:
         record = json.loads((work / SITE_RECORD).read_text())
     except (OSError, ValueError):
-        return False
-    return (record.get("site") == str(site) and record.get("inputs") == inputs
-            and record.get("files") == _site_files(site) and bool(record.get("files")))
+        return None
+    if record.get("site") == str(site) and record.get("files") == _site_files(site) and record.get("files"):
+        return record
+    return None
 
 
-def _remember_site(work: Path, site: Path, inputs: str) -> None:
-    record = {"site": str(site), "inputs": inputs, "files": _site_files(site)}
+def _remember_site(work: Path, site: Path, inputs: dict[str, str]) -> None:
+    record = {"site": str(site), "inputs": inputs["all"], "frame": inputs["frame"], "files": _site_files(site)}
     write_atomic(work / SITE_RECORD, json.dumps(record).encode())
 
 

@@ -31,6 +31,7 @@ from watchdog.events import FileCreatedEvent, FileDeletedEvent, FileModifiedEven
 from watchdog.observers import Observer
 
 from .build import finish_site, flowcharts, render_docs
+from .engines import DirtyNotice
 from .mkdocs_config import write_config
 from .problems import BuildError, ContentError, UsageError
 from .project import project_of_content, templates
@@ -113,16 +114,6 @@ class _WriteObserver(Observer):
                                 event_filter=[FileCreatedEvent, FileModifiedEvent, FileMovedEvent, FileDeletedEvent])
 
 
-class _DirtyNotice(logging.Filter):
-    """MkDocs warns on every dirty build, and strict mode (mkdocs.yml) would fail the build on it.
-    The preview builds dirty on purpose: lower that one message; every other warning still counts."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if record.getMessage().startswith("A 'dirty' build is being performed"):
-            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
-        return True
-
-
 def _log_to_stderr() -> None:
     """MkDocs' messages as `mkdocs serve` shows them (its own command line sets this up, not MkDocs)."""
     handler = logging.StreamHandler(sys.stderr)
@@ -131,7 +122,7 @@ def _log_to_stderr() -> None:
     logger = logging.getLogger("mkdocs")
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
-    logging.getLogger("mkdocs.commands.build").addFilter(_DirtyNotice())
+    logging.getLogger("mkdocs.commands.build").addFilter(DirtyNotice())
 
 
 def serve(content: Path, dev_addr: str) -> int:
