@@ -224,6 +224,9 @@ _PLAIN_TAGS = {
 }
 
 
+_STR = "tag:yaml.org,2002:str"
+
+
 class _EventReader:
     """libyaml's events straight to plain data, in one pass: each value's and key's line and
     column recorded as it is read, and what content must not use refused (anchors, aliases,
@@ -265,7 +268,8 @@ class _EventReader:
         """The value whose first event is next; `told`: its problems count (not inside a key
         that was refused, nor the value of one, as before)."""
         event = self.get_event()
-        if isinstance(event, yaml.AliasEvent):
+        kind = type(event)
+        if kind is yaml.AliasEvent:
             raise yaml.composer.ComposerError(None, None, "YAML aliases (*name) are not allowed in content",
                                               event.start_mark)
         if depth > MAX_DEPTH:
@@ -273,19 +277,21 @@ class _EventReader:
                                               event.start_mark)
         if event.anchor is not None and self.first_anchor is None:
             self.first_anchor = event  # refused once the file is read (an alias first)
-        where = self._where(event)
+        mark = event.start_mark
+        line_col = (mark.line + 1, mark.column + 1)
         if told:
-            self.source.values[path] = where[1:]
-        refused = None
-        if isinstance(event, yaml.ScalarEvent):
-            tag = event.tag
+            self.source.values[path] = line_col
+        tag = event.tag
+        if kind is yaml.ScalarEvent:
+            if tag is None and told and event.implicit == (False, True) and event.anchor is None:
+                return event.value  # a quoted string: the commonest value, nothing to resolve
             if tag is None or tag == "!":
                 tag = self.loader.resolve(yaml.ScalarNode, event.value, event.implicit)
-        else:
-            tag = event.tag
-            if tag is None or tag == "!":
-                tag = self.loader.resolve(yaml.MappingNode if isinstance(event, yaml.MappingStartEvent)
-                                          else yaml.SequenceNode, None, event.implicit)
+        elif tag is None or tag == "!":
+            tag = self.loader.resolve(yaml.MappingNode if kind is yaml.MappingStartEvent else yaml.SequenceNode,
+                                      None, event.implicit)
+        where = (self.name, *line_col)
+        refused = None
         if event.anchor:
             refused = ("YAML anchors and aliases are not allowed in content", "write the value out in full")
         elif tag not in _PLAIN_TAGS:
@@ -294,9 +300,11 @@ class _EventReader:
         if refused and told:
             self.problems.add(where, *refused)
         told = told and refused is None
-        if isinstance(event, yaml.ScalarEvent):
+        if kind is yaml.ScalarEvent:
             if not told:
                 return None
+            if tag == _STR:
+                return event.value
             node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
             try:
                 return self.constructors[tag](self.loader, node)
@@ -304,17 +312,17 @@ class _EventReader:
                 self.problems.add(where, f"invalid value {event.value!r}: {error}",
                                   "quote it if it is meant as text; dates are written YYYY-MM-DD")
                 return None
-        if isinstance(event, yaml.SequenceStartEvent):
+        if kind is yaml.SequenceStartEvent:
             items = []
-            while not isinstance(self.peek_event(), yaml.SequenceEndEvent):
+            while type(self.peek_event()) is not yaml.SequenceEndEvent:
                 items.append(self.node(path + (len(items),), depth + 1, told))
             self.get_event()
             return items if told else None
         result: dict = {}
         keys = self.source.keys
-        while not isinstance(self.peek_event(), yaml.MappingEndEvent):
+        while type(self.peek_event()) is not yaml.MappingEndEvent:
             key_event = self.peek_event()
-            if not isinstance(key_event, yaml.ScalarEvent):
+            if type(key_event) is not yaml.ScalarEvent:
                 self.node(path + (None,), depth + 1, False)  # read, not kept
                 if told:
                     self.problems.add(self._where(key_event), "mapping keys must be plain strings",
