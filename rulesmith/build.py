@@ -122,7 +122,8 @@ def render_docs(checked: list[Checked], charts: dict[str, bytes], downloads: lis
 
 def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
           work: Path | None = None, cache: Path | None = None, engine: str = DEFAULT_ENGINE,
-          site_url: str | None = None, cpu: dict[str, float] | None = None) -> dict[str, float]:
+          site_url: str | None = None, cpu: dict[str, float] | None = None,
+          games: list[str] | None = None) -> dict[str, float]:
     """Check and build everything into `site`; returns the time of each step (and fills `cpu`,
     when given, with each step's CPU seconds, the PDF workers' included).
     `work` (default .build/) holds the generated pages, `cache` (default .cache/) the outputs
@@ -136,7 +137,7 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
     if cpu is not None:
         progress.cpu = cpu
     with progress.step("check content"):
-        checked = check_content(content)
+        checked = _only(check_content(content), games)
     if not quiet:
         from .problems import warning_line
 
@@ -183,6 +184,20 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
     if not quiet:
         log.info("built %s (%.1f s)", site, sum(progress.timings.values()))
     return progress.timings
+
+
+def _only(checked: list[Checked], games: list[str] | None) -> list[Checked]:
+    """The games asked for (`--game`), every one when none is named."""
+    if not games:
+        return checked
+    known = {c.game.id for c in checked}
+    for game in games:
+        if game not in known:
+            from .problems import nearest
+
+            raise UsageError(f"no game '{game}' in the content (games: {', '.join(sorted(known))})",
+                             nearest(game, known) or "pass the id of a game folder in content/")
+    return [c for c in checked if c.game.id in games]
 
 
 def finish_site(site: Path, games: list, webapp: bool = True) -> None:

@@ -37,7 +37,8 @@ def cmd_build(args) -> int:
     from .build import build
 
     build(args.project.content, _output(args.site, args.project.site), pdfs=not args.no_pdf,
-          quiet=args.quiet, work=_output(args.work, None), engine=args.engine, site_url=args.site_url)
+          quiet=args.quiet, work=_output(args.work, None), engine=args.engine, site_url=args.site_url,
+          games=args.game or None)
     return 0
 
 
@@ -156,6 +157,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--site-url", help="the address the site is hosted at, e.g. https://example.org/rules/ "
                    "(also `site_url:` in mkdocs.yml): the 404 page, sitemap and canonical links use it")
     p.add_argument("--work", help="folder for the generated MkDocs project and the cache (default: .build and .cache); two builds at once need two")
+    p.add_argument("--game", action="append", metavar="ID",
+                   help="build only this game (repeat for several; all content is still checked): one job of a "
+                        "CI matrix, whose PDFs and flowcharts the cache then hands to the build of the whole site")
     p.set_defaults(run=cmd_build)
 
     p = sub.add_parser("serve", help="preview the site; rebuilds and reloads on YAML or template changes")
