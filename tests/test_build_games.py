@@ -52,9 +52,10 @@ def test_the_deploy_workflow_builds_each_game_in_a_job_of_its_own_then_assembles
     from conftest import ROOT
 
     jobs = yaml.safe_load((ROOT / ".github" / "workflows" / "deploy.yml").read_text(encoding="utf-8"))["jobs"]
-    assert "fromJSON(needs.games.outputs.ids)" in jobs["game"]["strategy"]["matrix"]["game"]
+    assert "fromJSON(needs.games.outputs.shards)" in jobs["game"]["strategy"]["matrix"]["games"]
     per_game = " ".join(step.get("run", "") for step in jobs["game"]["steps"])
-    assert '--game "${{ matrix.game }}"' in per_game
+    assert "for game in ${{ matrix.games }}; do args+=(--game \"$game\"); done" in per_game
+    assert '.venv/bin/rulesmith build "${args[@]}"' in per_game
     uploads = [s for s in jobs["game"]["steps"] if s.get("uses", "").startswith("actions/upload-artifact")]
     assert uploads and uploads[0]["with"]["path"] == ".cache"
     assert jobs["build"]["needs"] == "game"
