@@ -19,6 +19,7 @@ import json
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -172,17 +173,27 @@ def game_index(site: Path, folder: str, game_id: str, name: str) -> dict:
     # The content-format page is for contributors, not readers: not in the readers' search.
     paths = sorted(root.rglob("*.html")) if folder else sorted(p for p in site.glob("*.html") if p.name not in ("404.html", "format.html"))
     for path in paths:
-        page_title, entries = page_entries(path.read_text(encoding="utf-8"))
+        page_title, page_rows = _page_rows(path.read_text(encoding="utf-8"))
         number = len(pages)
         pages.append([path.relative_to(root).as_posix(), page_title])
-        for entry in entries:
-            text = _clean("".join(entry.text))
-            title = entry.title or page_title
-            seen = dict.fromkeys(w for w in words(text) if w not in STOP_WORDS)
-            for w in words(title + " " + entry.aliases):
-                seen.pop(w, None)  # already found through the title or an alias
-            rows.append([number, entry.anchor, title, entry.aliases, " ".join(seen), _excerpt(text)])
+        rows += [[number, *row] for row in page_rows]
     return {"game": game_id, "name": name, "pages": pages, "docs": rows}
+
+
+@lru_cache(maxsize=4096)
+def _page_rows(html: str) -> tuple[str, tuple[tuple[str, ...], ...]]:
+    """A page's title and its rows but the page number. Kept by the page's HTML: `rulesmith
+    serve` writes the index after every edit, and only the pages the edit changed are read again."""
+    page_title, entries = page_entries(html)
+    rows = []
+    for entry in entries:
+        text = _clean("".join(entry.text))
+        title = entry.title or page_title
+        seen = dict.fromkeys(w for w in words(text) if w not in STOP_WORDS)
+        for w in words(title + " " + entry.aliases):
+            seen.pop(w, None)  # already found through the title or an alias
+        rows.append((entry.anchor, title, entry.aliases, " ".join(seen), _excerpt(text)))
+    return page_title, tuple(rows)
 
 
 def script(data: dict) -> bytes:
