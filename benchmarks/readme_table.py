@@ -56,8 +56,9 @@ def table(r: dict) -> str:
     lines = [START,
              f"Latest run: `{r.get('command', 'scripts/bench')}` on {r['when'].replace('T', ' ')}, on {r['machine']}"
              + (f", load average {load} (1 min, start → end; the machine is shared)" if load else "")
-             + f"; {built}. Figures are medians of {r.get('reps', '?')} runs. "
-             "Written from its bench.json by `benchmarks/readme_table.py`.",
+             + f"; {built}. " + ("Figures are from one run each. " if r.get("reps") == 1 else
+                                 f"Figures are medians of {r.get('reps', '?')} runs. ")
+             + "Written from its bench.json by `benchmarks/readme_table.py`.",
              "",
              "| target | now | goal | | detail |",
              "|---|---|---|---|---|"]
