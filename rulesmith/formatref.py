@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
-from . import model
+from . import model, tablerules
 from .expressions import FUNCTIONS
 from .problems import UsageError, nearest
 
@@ -42,7 +42,7 @@ def _field_types() -> str:
 
 
 def _table_rules() -> str:
-    return "Table rules (`rule:`):\n\n" + "\n".join(f"- `{name}`: {text}" for name, text in model.TABLE_RULES.items())
+    return tablerules.reference()
 
 
 def _aid_kinds() -> str:
@@ -162,9 +162,11 @@ game:
     Topic("modules", "`modules`", """\
 The modules of the game (base game, expansions, optional rules), in `game.yaml`. Entities,
 tables, procedures, examples, terms, gaps and rules sections name the module they belong to with
-`module:` (or the file's `defaults: {module: …}`); a field of a kind can apply only with a module
-too (see `kinds`). An item without a module applies with every module; in a game with more than
-one module, `rulesmith check` counts such items so that none is left out by mistake.""",
+`module:` (or the file's `defaults: {module: …}`); a subsection without one belongs to the module
+of its section. A field of a kind can apply only with a module too (see `kinds`). An item
+without a module applies with every module; in a game with more than
+one module, `rulesmith check` counts such items so that none is left out by mistake (glossary
+terms and gaps, which may concern the whole game, are not counted).""",
           (model.Module,), example="""\
 modules:
   - {id: base, name: "Base game"}

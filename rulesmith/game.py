@@ -85,6 +85,21 @@ class Game:
             yield from walk(top, top)
 
     @functools.cached_property
+    def _section_parents(self) -> dict[int, model.Section]:
+        """id() of a subsection -> the section it is written in."""
+        return {id(sub): section for section, _page in self.all_sections() for sub in section.sections}
+
+    def module_of(self, item) -> str | None:
+        """The module an item belongs to: its own `module` (or its file's default); a subsection
+        without one belongs to the module of the section it is written in. The one place that
+        decides it (the check's note on items without a module asks it)."""
+        module = getattr(item, "module", None)
+        parent = self._section_parents.get(id(item)) if isinstance(item, model.Section) else None
+        while module is None and parent is not None:
+            module, parent = parent.module, self._section_parents.get(id(parent))
+        return module
+
+    @functools.cached_property
     def section_pages(self) -> dict[str, str]:
         """Section id -> id of the top-level section whose page shows it."""
         return {section.id: page.id for section, page in self.all_sections()}
