@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from . import affects, aidkinds, fieldtypes, model, outcomes, ranges, tablerules, text_safety, turn
@@ -85,7 +85,8 @@ def check_modules_and_sources(game: Game, problems: Problems) -> None:
 def check_declarations(game: Game, problems: Problems) -> None:
     """Kind fields and table columns: unique ids, `to:` naming a declared kind."""
     kinds = {k.id for k in game.kinds} | {"kind"}  # `to: kind` refers to the kinds themselves
-    owners = [(k, "kind", k.id, "fields", k.fields) for k in game.kinds]
+    owners: list[tuple[model.Located, str, str, str, Sequence[model.FieldDef | model.Column]]] = [
+        (k, "kind", k.id, "fields", k.fields) for k in game.kinds]
     owners += [(t, "table", t.id, "columns", t.columns) for t in game.tables]
     for owner, what, owner_id, attr, specs in owners:
         seen = set()
@@ -114,7 +115,7 @@ def check_texts(game: Game, problems: Problems) -> None:
         match = model.refused_plain_text(text.value)
         if match:
             problems.add(text.item._file.find_text(text.item._path + text.path, match.group(0)),
-                         model.plain_text_problem(text.value), PLAIN_TEXT_HINT)
+                         model.refused_message(match), PLAIN_TEXT_HINT)
     for text in texts(game):
         base = text.item._path + text.path
         for match in SHALLOW_NESTED_LIST.finditer(text.value):
@@ -153,8 +154,7 @@ def check_value(value, spec, index: Index, where, problems: Problems, label: str
         if not kind.accepts(value):
             problems.add(where, f"{label} must be a list", kind.hint(value))
             return
-        item_spec = model.Column(id="item", title="item", type=kind.item.name, to=spec.to, min=spec.min,
-                                 max=spec.max, values=spec.values)
+        item_spec = spec.model_copy(update={"type": kind.item.name})  # each item: the declaration, of the item type
         for i, item in enumerate(value):
             check_value(item, item_spec, index, at(i) if at else where, problems, label)
         return
@@ -189,7 +189,7 @@ def check_range_keys(table: model.Table, problems: Problems) -> None:
 def check_entities(game: Game, index: Index, problems: Problems) -> None:
     kinds = {k.id: k for k in game.kinds}
     for entity in game.entities:
-        kind = kinds.get(entity.kind)
+        kind = kinds.get(entity.kind) if entity.kind is not None else None
         if kind is None:
             continue  # reported by link
         declared = {f.id: f for f in kind.fields}
@@ -221,7 +221,7 @@ def check_tables(game: Game, index: Index, problems: Problems) -> None:
         columns = [c.id for c in table.columns]
         if len(set(columns)) != len(columns):
             problems.add(table.where("columns"), "duplicate column ids", "give every column its own id")
-        keys = {}
+        keys: dict[object, int] = {}
         for r, row in enumerate(table.rows):
             if len(row) != len(columns):
                 problems.add(table.where("rows", r), f"row has {len(row)} cells but the table has "
@@ -244,7 +244,7 @@ def check_tables(game: Game, index: Index, problems: Problems) -> None:
 
 def check_procedures(game: Game, problems: Problems) -> None:
     for procedure in game.procedures:
-        nodes = {}
+        nodes: dict[str, model.Node] = {}
         for node in procedure.nodes:
             if node.id in nodes:
                 problems.add(node.where("id"), f"duplicate node id '{node.id}' in procedure '{procedure.id}'", "rename one")
@@ -301,9 +301,9 @@ def check_procedures(game: Game, problems: Problems) -> None:
         if not ends:
             problems.add(procedure.where("nodes"), f"procedure '{procedure.id}' has no end node",
                          "add a node with type: end")
-        reverse = {}
-        for source, targets in edges.items():
-            for target in targets:
+        reverse: dict[str, list[str]] = {}
+        for source, following in edges.items():
+            for target in following:
                 reverse.setdefault(target, []).append(source)
         can_end = set()
         for end in ends | dangling:
@@ -427,7 +427,7 @@ def same_value(a, b) -> bool:
 def check_errata(game: Game, index: Index, problems: Problems, today: datetime.date) -> None:
     """Every record names an existing value; the latest record of each value equals the data,
     and earlier records of the same value chain into it (each one's new is the next one's old)."""
-    seen = {}
+    seen: dict[str, model.Erratum] = {}
     chains: dict[tuple[str, str], list[tuple[model.Erratum, object]]] = {}
     for erratum in game.errata:
         if erratum.id in seen:

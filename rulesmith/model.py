@@ -64,8 +64,11 @@ def refused_plain_text(value: str) -> re.Match | None:
 def plain_text_problem(value: str) -> str | None:
     """Why a plain-text value is refused, or None."""
     match = refused_plain_text(value)
-    if match is None:
-        return None
+    return None if match is None else refused_message(match)
+
+
+def refused_message(match: re.Match) -> str:
+    """What readers would not see as written, for a part refused_plain_text found."""
     part = match.group(0)
     shown = (f"the tag opener '{part}'" if part.startswith("<") else f"the character reference '{part}'"
              if part.startswith("&") else f"the control character {part!r}" if ord(part) < 0x80
