@@ -70,6 +70,13 @@ class Game:
     def id(self) -> str:
         return self.info.id
 
+    def kind_of(self, entity: model.Entity) -> model.Kind:
+        """An entity's kind, in a game that passed the check (every entity's kind is declared)."""
+        kind = self.kind(entity.kind)
+        if kind is None:
+            raise LookupError(f"entity '{entity.id}' has no declared kind (the game has not passed `rulesmith check`)")
+        return kind
+
     def kind(self, kind_id: str | None) -> model.Kind | None:
         """The declared kind of that id (None for an entity whose kind is not given: reported by link)."""
         return next((k for k in self.kinds if k.id == kind_id), None)

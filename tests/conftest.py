@@ -29,6 +29,7 @@ MODULE_TIERS = {"test_site": "site", "test_links": "site", "test_serve": "site",
                 "test_bot_turn": "browser"}
 # Fixtures that build a site or open a browser lift a test into that tier wherever it is.
 FIXTURE_TIERS = {"fixture_site": "site", "real_site": "site", "breakout_site": "site", "built": "site",
+                 "real_pages": "site",
                  "fixture_aids": "pdf", "real_aids": "pdf", "browser": "browser",
                  "server": "browser", "server_with_pdfs": "browser"}
 MEMORY_LIMIT = 1 << 30
@@ -101,13 +102,17 @@ def fixture_aids(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def real_aids(tmp_path_factory):
-    """The player aids of the games of content/ that check clean, rendered once per session into
-    the project's own cache (so the PDFs ./scripts/build makes are rendered once)."""
-    from built_aids import Built, clean_real_games
+    """The player aids of every game of content/, rendered once per session into the project's own
+    cache (so the PDFs ./scripts/build makes are rendered once). A game that does not check
+    fails the tests that need its aids (never left out)."""
+    from built_aids import Built
+    from rulesmith.pipeline import check_content
+    from rulesmith.problems import ContentError
 
-    checked, failing = clean_real_games(ROOT / "content", tmp_path_factory.mktemp("real-content"))
-    if not checked:
-        pytest.skip(f"no game in content/ passes `rulesmith check` yet ({', '.join(failing)})")
+    try:
+        checked = check_content(ROOT / "content")
+    except ContentError as error:
+        pytest.fail(f"content/ does not check clean ({len(error.problems)} problems, first: {error.problems[0]})")
     return Built(checked, ROOT / ".cache")
 
 
@@ -131,7 +136,8 @@ def pytest_collection_modifyitems(items) -> None:
 @pytest.fixture(scope="module")
 def browser():
     """One headless Chromium per test module."""
-    playwright = pytest.importorskip("playwright.sync_api", reason="playwright is installed by ./scripts/test")
+    from playwright import sync_api as playwright  # a test dependency (pyproject.toml): never skipped
+
     if not Path(CHROMIUM).exists():
         pytest.fail("chromium is not installed; ./scripts/test installs it with apt-get")
     with playwright.sync_playwright() as p:

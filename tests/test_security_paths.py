@@ -131,6 +131,7 @@ def test_the_check_reads_markdown_with_the_sites_extensions(tmp_path):
         "md_in_html", "pymdownx.details", "tables"}
 
 
+@pytest.mark.site
 def test_a_project_cannot_change_the_markdown_configuration(tmp_path):
     content = write_game(tmp_path)
     (tmp_path / "mkdocs.yml").write_text("markdown_extensions: [extra]\n")
