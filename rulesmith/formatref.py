@@ -59,6 +59,13 @@ def _aid_kinds() -> str:
         for k in aidkinds.kinds())
 
 
+def _checks() -> str:
+    from .check import CHECKS  # check.py reads the game, which reads this module's hints
+
+    return "What `rulesmith check` proves of every game, in this order, after the files are read:\n\n" + "\n".join(
+        f"- {check.proves[0].upper()}{check.proves[1:]}." for check in CHECKS)
+
+
 def _functions() -> str:
     return "Functions an expression may use:\n\n" + "\n".join(
         f"- `{signature}`: {text}" for signature, (_function, text) in FUNCTIONS.items())
@@ -94,7 +101,7 @@ the line most of what the check would. Every file of a game starts with its game
 # yaml-language-server: $schema=../../schema/<game>.schema.json
 ```
 
-(`../../../schema/…` in a subfolder).""", (model.ContentFile,)),
+(`../../../schema/…` in a subfolder).""", (model.ContentFile,), after=_checks),
     Topic("references", "Ids and references", """\
 Ids are lower-case `kebab-case` (`[a-z0-9]+(-[a-z0-9]+)*`), unique per game within their
 namespace. A reference is written inside any text as

@@ -73,9 +73,8 @@ class TableRule:
         if self.needs_one_of and all(getattr(rule, name) is None for name in self.needs_one_of):
             yield Finding(at, f"rule '{self.name}' needs {' or '.join(f'`{p}`' for p in self.needs_one_of)}",
                           f"add {' or '.join(WRITE[name] for name in self.needs_one_of)} (`rulesmith format tables`)")
-        own = set(self.needs) | set(self.needs_one_of) | set(self.takes)
         for name in PARAMETERS:
-            if name not in own and getattr(rule, name) is not None:
+            if name not in self.parameters and getattr(rule, name) is not None:
                 users = [r.name for r in RULES.values() if name in r.parameters]
                 yield Finding((*at, name), f"rule '{self.name}' takes no `{name}`",
                               f"remove it (`{name}` is for {', '.join(users)})")
@@ -95,13 +94,13 @@ class TableRule:
     def holds(self, inp: RuleInput) -> Iterator[Finding]:
         raise NotImplementedError
 
-    def broken(self, inp: RuleInput, message: str, first_bad: int | None, hint: str | None = None) -> Finding:
+    def broken(self, inp: RuleInput, message: str, first_bad: int | None) -> Finding:
         """The rule broken: at the first row that breaks it, naming the rule's own line; else at the rule."""
         if first_bad is None:
-            return Finding(("rules", inp.n), f"table rule broken: {message}", hint or self.hint)
+            return Finding(("rules", inp.n), f"table rule broken: {message}", self.hint)
         line = inp.table.where("rules", inp.n)[1]
         return Finding(("rows", first_bad, inp.c), f"table rule broken: {message} (rule '{self.name}' at line {line})",
-                       hint or self.hint)
+                       self.hint)
 
     def json_schema(self) -> dict:
         """The rule entry as editors validate it: the parameters it needs, none it does not take."""
@@ -278,8 +277,7 @@ class Contiguous(TableRule):
     hint = "add a row for it, or widen a neighbouring range"
 
     def holds(self, inp):
-        valid = [(r, k) for r, k, _ in inp.known if ranges.is_range(k)]
-        cells = [(r, plain(inp.table.rows[r][inp.c])) for r, _ in valid]
+        cells = [(r, value) for r, _key, value in inp.known if ranges.is_range(value)]  # the others: the check of values
         for position, message in ranges.gaps([value for _, value in cells]):
             yield Finding(("rows", cells[position][0], inp.c), f"table '{inp.table.id}': {message}", self.hint)
 

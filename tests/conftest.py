@@ -1,5 +1,5 @@
 """Shared fixtures: run the real `rulesmith` command under resource limits; a previously built site.
-Test tiers: every test is `unit`, `site`, `pdf` or `browser` (pytest -m unit runs in seconds).
+Test tiers: every test is `unit`, `site`, `pdf` or `browser`, by what it does (README, Tests).
 
 Keep this file small; helpers used by one test module live in that module.
 """
@@ -126,6 +126,8 @@ def pytest_collection_modifyitems(items) -> None:
         if item.nodeid in KNOWN_FAILURES:
             item.add_marker(pytest.mark.xfail(strict=True, reason=KNOWN_FAILURES[item.nodeid]))
         declared = [t for t in TIERS if item.get_closest_marker(t)]
+        if len(declared) > 1:  # `-m unit` would select a test that builds: one tier per test
+            raise pytest.UsageError(f"{item.nodeid} is marked {' and '.join(declared)}: give it one tier, by what it does")
         found = declared + [MODULE_TIERS.get(item.module.__name__, "unit")]
         found += [FIXTURE_TIERS[f] for f in getattr(item, "fixturenames", ()) if f in FIXTURE_TIERS]
         tier = max(found, key=TIERS.index)

@@ -13,7 +13,6 @@ from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
 from rulesmith.render.site import render_site
 
-pytestmark = pytest.mark.unit
 
 TWO_MODULES = GAME_YAML.replace("  - {id: base, name: Base game}\n",
                                 "  - {id: base, name: Base game}\n  - {id: variant, name: Bonus variant}\n")

@@ -14,7 +14,6 @@ import yaml
 from rulesmith import expressions, formatref, model, tablerules
 
 ROOT = Path(__file__).resolve().parent.parent
-pytestmark = pytest.mark.unit
 
 
 def rulesmith(*args: str, cwd: Path) -> subprocess.CompletedProcess:

@@ -20,7 +20,6 @@ from rulesmith.problems import ContentError
 
 from conftest import GAMES, ROOT, run_rulesmith
 
-pytestmark = pytest.mark.unit
 # Each example checks one whole game (about a second): the unit tier tries a few, the whole suite
 # (./scripts/test without -m) many more; any number can be asked for.
 EXAMPLES = int(os.environ.get("RULESMITH_FUZZ_EXAMPLES", "10"))

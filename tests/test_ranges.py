@@ -7,7 +7,6 @@ from hypothesis import given, strategies as st
 
 from rulesmith import ranges
 
-pytestmark = pytest.mark.unit
 
 
 @pytest.mark.parametrize("key, low, high", [
