@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Callable
 
 from .problems import BuildError, UsageError
 
@@ -85,6 +86,10 @@ def zensical_build(config_file: Path, site_dir: Path) -> None:
     shutil.move(str(built), str(site_dir))
 
 
-ENGINES = {"mkdocs": mkdocs_build, "zensical": zensical_build}
+ENGINES: dict[str, Callable[[Path, Path], None]] = {"mkdocs": mkdocs_build, "zensical": zensical_build}
 # Engines that can rebuild only the changed pages into a copy of the last site.
-INCREMENTAL = {"mkdocs": lambda config_file, site_dir: mkdocs_build(config_file, site_dir, dirty=True)}
+def mkdocs_dirty_build(config_file: Path, site_dir: Path) -> None:
+    mkdocs_build(config_file, site_dir, dirty=True)
+
+
+INCREMENTAL: dict[str, Callable[[Path, Path], None]] = {"mkdocs": mkdocs_dirty_build}

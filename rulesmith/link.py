@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import typing
 from collections import defaultdict
 from functools import lru_cache
 from dataclasses import dataclass, field
@@ -133,7 +134,7 @@ def model_texts(value, fmt: model.TextFormat, path: tuple = ()):
     """(path, text) of every field of this format inside a model instance, nested models included.
 
     Nested sections are items of their own (owned_items), so they are not entered here."""
-    cls = type(value)
+    cls: typing.Any = type(value)
     for name in model.text_fields(cls, fmt):
         found = getattr(value, name)
         if isinstance(found, str) and found:

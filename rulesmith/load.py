@@ -261,7 +261,7 @@ class _EventReader:
         self.get_event, self.peek_event = loader.get_event, loader.peek_event
         self.loader, self.source, self.problems = loader, source, problems
         self.name = str(source.path)
-        self.first_anchor = None
+        self.first_anchor: yaml.Event | None = None
         self.constructors = loader.yaml_constructors
 
     def document(self):
@@ -334,7 +334,7 @@ class _EventReader:
                                   "quote it if it is meant as text; dates are written YYYY-MM-DD")
                 return None
         if kind is yaml.SequenceStartEvent:
-            items = []
+            items: list = []
             while type(self.peek_event()) is not yaml.SequenceEndEvent:
                 items.append(self.node(path + (len(items),), depth + 1, told))
             self.get_event()
