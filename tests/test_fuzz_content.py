@@ -6,6 +6,7 @@ the smallest one."""
 
 from __future__ import annotations
 
+import datetime
 import os
 import shutil
 from pathlib import Path
@@ -42,7 +43,9 @@ def mutate(value, how: str):
     if how == "quote":
         return str(value)
     if how == "flip":
-        return {str: 3, int: "three", float: True, bool: "yes", list: "a", dict: ["a"], type(None): 0}[type(value)]
+        # a date (game.yaml's `released:`) flips to a number, as a mistyped date would
+        return {str: 3, int: "three", float: True, bool: "yes", list: "a", dict: ["a"], type(None): 0,
+                datetime.date: 20261130}[type(value)]
     if how == "wrap":
         return [value]
     if how == "unwrap":
