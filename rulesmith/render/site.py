@@ -218,10 +218,12 @@ class PageContext:
         return self.gaps_at(f"table:{table.id}", affects.cell_key(table, row, column))
 
     def field_gaps(self, entity: model.Entity, field_id: str) -> Markup:
-        return self.gaps_at(f"{entity.kind}:{entity.id}", field_id)
+        """The markers of the gaps that affect a field, unless the field's own note names them."""
+        return self.gaps_at(f"{entity.kind}:{entity.id}", field_id, already=str(entity.fields.get(field_id) or ""))
 
     def step_gaps(self, procedure: model.Procedure, node: model.Node) -> Markup:
-        return self.gaps_at(f"procedure:{procedure.id}", node.id)
+        """The markers of the gaps that affect a step, unless the step's own text names them."""
+        return self.gaps_at(f"procedure:{procedure.id}", node.id, already=node.text)
 
     def affected_places(self, gap: model.Gap) -> list[Markup]:
         """The places a gap affects as links a reader follows: the item's name, then the field,
