@@ -217,9 +217,11 @@ class PageContext:
     def cell_gaps(self, table: model.Table, row: list, column: int) -> Markup:
         return self.gaps_at(f"table:{table.id}", affects.cell_key(table, row, column))
 
-    def field_gaps(self, entity: model.Entity, field_id: str) -> Markup:
-        """The markers of the gaps that affect a field, unless the field's own note names them."""
-        return self.gaps_at(f"{entity.kind}:{entity.id}", field_id, already=str(entity.fields.get(field_id) or ""))
+    def field_gaps(self, entity: model.Entity, field_id: str, short: bool = False) -> Markup:
+        """The markers of the gaps that affect a field, unless its note, printed beside its value
+        (not when the value is shown `short`, as value() does), names them."""
+        noted = "" if short else str(entity.fields.get(field_id) or "")
+        return self.gaps_at(f"{entity.kind}:{entity.id}", field_id, already=noted)
 
     def step_gaps(self, procedure: model.Procedure, node: model.Node) -> Markup:
         """The markers of the gaps that affect a step, unless the step's own text names them."""
