@@ -118,19 +118,19 @@ def test_a_charts_own_file_has_the_readers_title_and_no_node_id_for_a_tooltip():
     assert [g.getAttribute("data-chart-node") for g in document.getElementsByTagName("g")] == ["", "has-imf", ""]
 
 
-def test_a_call_line_quotes_the_title_it_runs(site):
+def test_a_call_line_quotes_the_title_it_runs(real_pages):
     """'Run: Automa: which Units are Free Units?, then go on' was a title's "?" before a comma."""
     from rulesmith.render.flowchart import _called
 
-    checked, _pages = site
+    checked, _pages = real_pages
     dei = next(c for c in checked if c.game.id == "dei")
     lines = {_called(n.call, dei.index) for p in dei.game.procedures for n in p.nodes if n.call}
     assert "If needed, run “Automa: which Units are Free Units?”, then go on" in lines
     assert all(line.count("“") == 1 and line.endswith("”, then go on") for line in lines), lines
 
 
-def test_the_bot_turn_names_each_phase_once_above_its_parts(site):
-    checked, pages = site
+def test_the_bot_turn_names_each_phase_once_above_its_parts(real_pages):
+    checked, pages = real_pages
     for c in checked:
         if c.game.bot is None:
             continue
@@ -141,10 +141,10 @@ def test_the_bot_turn_names_each_phase_once_above_its_parts(site):
         assert f"*{escape_inline(phases[0])}:*" not in page
 
 
-def test_a_gap_the_text_links_is_not_marked_again_after_it(site):
+def test_a_gap_the_text_links_is_not_marked_again_after_it(real_pages):
     """A step or a field whose own text links a gap ("… ([[gap:module-marks]])") shows that link
     once, not the link and then the same gap's marker."""
-    checked, pages = site
+    checked, pages = real_pages
     deep_state = next(c for c in checked if c.game.id == "deep-state")
     alliances = pages[layout.kind_page("deep-state", "alliance")]
     fields = [line for line in alliances.splitlines() if line.startswith("- **Mark on the card:**")]
