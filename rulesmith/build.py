@@ -24,7 +24,7 @@ from .mkdocs_config import write_config
 from .problems import UsageError
 from .project import project_of_content, templates
 from .render import layout
-from .render.flowchart import render_svg, to_dot
+from .render.flowchart import render_svg, standalone_svg, to_dot
 from .render.fonts import web_fonts
 from .render.notfound import write_404
 from .render.search import write_search
@@ -108,6 +108,12 @@ def flowcharts(checked: list[Checked], cache: Path) -> dict[str, bytes]:
             for c in checked for p in c.game.procedures}
 
 
+def chart_files(checked: list[Checked], charts: dict[str, bytes]) -> dict[str, bytes]:
+    """Each flowchart as a file of its own, titled for the reader (no node ids as tooltips)."""
+    return {path: standalone_svg(charts[path], p.title) for c in checked for p in c.game.procedures
+            if (path := layout.flowchart_file(c.game.id, p.id)) in charts}
+
+
 def render_docs(checked: list[Checked], charts: dict[str, bytes], downloads: list[dict], docs: Path,
                 aids: dict[str, bytes] | None = None, *, cache: Path) -> list:
     """Write the Markdown pages (flowcharts inline), PDFs and assets MkDocs builds from; return the nav.
@@ -115,7 +121,7 @@ def render_docs(checked: list[Checked], charts: dict[str, bytes], downloads: lis
     rendered = render_site(checked, downloads, charts)
     files = {page.path: page.text.encode("utf-8") for page in rendered.pages}
     files.update(aids or {})
-    files.update(charts)  # each chart as a file too: the Bot turn page's "Whole chart" (pinch zoom)
+    files.update(chart_files(checked, charts))  # each chart as a file too: a page's "Whole chart" (pinch zoom)
     files.update(static_files(cache))
     sync_tree(docs, files)
     return rendered.nav

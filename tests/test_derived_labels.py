@@ -99,3 +99,74 @@ def test_an_inline_flowchart_has_no_node_id_for_a_tooltip():
     body = inline_svg(svg, "Bot: IMF")
     assert "<title>Bot: IMF</title>" in body and 'data-chart-node="has-imf"' in body
     assert "has&#45;imf" not in body and "&gt;done" not in body and body.count("<title>") == 1
+
+
+def test_a_charts_own_file_has_the_readers_title_and_no_node_id_for_a_tooltip():
+    """The Whole chart file a page links to, opened on its own: an SVG document with the same
+    reader's text as the inline chart (its alternative text promises no text below it)."""
+    import xml.dom.minidom
+
+    from rulesmith.render.flowchart import standalone_svg
+
+    svg = (b'<?xml version="1.0"?>\n<!-- Title: bot&#45;imf -->\n<svg width="1pt" xmlns="http://www.w3.org/2000/svg">\n'
+           b'<g id="graph0" class="graph">\n<title>bot&#45;imf</title>\n'
+           b'<g id="node1" class="node rs&#45;step">\n<title>has&#45;imf</title>\n<text>1. Has the IMF?</text>\n</g>\n'
+           b'<g id="edge1" class="edge">\n<title>has&#45;imf&#45;&gt;done</title>\n<path d="M0,0"/>\n</g>\n</g>\n</svg>\n')
+    document = xml.dom.minidom.parseString(standalone_svg(svg, "Bot: IMF"))
+    assert [t.firstChild.data for t in document.getElementsByTagName("title")] == ["Bot: IMF"]
+    assert document.documentElement.getAttribute("aria-label") == "Flowchart: Bot: IMF."
+    assert [g.getAttribute("data-chart-node") for g in document.getElementsByTagName("g")] == ["", "has-imf", ""]
+
+
+def test_a_call_line_quotes_the_title_it_runs(real_pages):
+    """'Run: Automa: which Units are Free Units?, then go on' was a title's "?" before a comma."""
+    from rulesmith.render.flowchart import _called
+
+    checked, _pages = real_pages
+    dei = next(c for c in checked if c.game.id == "dei")
+    lines = {_called(n.call, dei.index) for p in dei.game.procedures for n in p.nodes if n.call}
+    assert "If needed, run “Automa: which Units are Free Units?”, then go on" in lines
+    assert all(line.count("“") == 1 and line.endswith("”, then go on") for line in lines), lines
+
+
+def test_the_bot_turn_names_each_phase_once_above_its_parts(real_pages):
+    checked, pages = real_pages
+    for c in checked:
+        if c.game.bot is None:
+            continue
+        page = pages[f"{c.game.id}/bot-turn.md"]
+        phases = [p.phase for p in c.game.bot.turn.parts if p.phase]
+        for phase in dict.fromkeys(phases):
+            assert page.count(f"\n**{escape_inline(phase)}**\n\n1. ") == 1, (c.game.id, phase)
+        assert f"*{escape_inline(phases[0])}:*" not in page
+
+
+def test_a_gap_the_text_links_is_not_marked_again_after_it(real_pages):
+    """A step or a field whose own text links a gap ("… ([[gap:module-marks]])") shows that link
+    once, not the link and then the same gap's marker."""
+    checked, pages = real_pages
+    deep_state = next(c for c in checked if c.game.id == "deep-state")
+    alliances = pages[layout.kind_page("deep-state", "alliance")]
+    fields = [line for line in alliances.splitlines() if line.startswith("- **Mark on the card:**")]
+    assert fields and all(line.count("gaps.md#module-marks") == 1 for line in fields)
+    from rulesmith.render.flowchart import numbering
+
+    procedure = next(p for p in deep_state.game.procedures if p.id == "falcon-secret-operation-choice")
+    assert "[[gap:falcon-secret-operation-order]]" in next(n for n in procedure.nodes if n.id == "try-blackout").text
+    number = numbering(procedure)["try-blackout"]
+    choice = pages[layout.procedure_page("deep-state", procedure.id)]
+    steps = [line for line in choice.splitlines() if line.startswith(f"{number}. ")]
+    assert len(steps) == 1 and steps[0].count("gaps.md#falcon-secret-operation-order") == 1
+
+
+def test_a_search_excerpt_ends_a_boxs_title_as_a_sentence():
+    """"check the printed card Card text not reproduced" was an admonition's title run into its text."""
+    from rulesmith.render.search import page_entries
+
+    page = ('<title>Alliances - Rulesmith</title><article><h2 id="x">X</h2><div class="admonition warning">'
+            '<p class="admonition-title">Not in the source: check the printed card</p><p>Card text not reproduced.</p>'
+            '</div><details><summary>Why?</summary><p>Too small.</p></details>'
+            '<div class="admonition"><p class="admonition-title">Works out to 5:</p><p>10 − 5.</p></div></article>')
+    _title, entries = page_entries(page)
+    assert " ".join("".join(entries[0].text).split()) == \
+        "Not in the source: check the printed card. Card text not reproduced. Why? Too small. Works out to 5: 10 − 5."

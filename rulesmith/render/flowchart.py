@@ -70,10 +70,12 @@ def to_dot(procedure: model.Procedure, index: Index, rankdir: str = "TB", wrap: 
 
 
 def _called(call: model.Call, index: Index) -> str:
-    """What a calling step's box says of its call: the procedure it runs (and that it may be left out)."""
+    """What a calling step's box says of its call: the procedure it runs (and that it may be left
+    out), its title in quotes, as a title in running text is (one may end in "?" or hold a colon:
+    'Run “Automa: which Units are Free Units?”, then go on')."""
     target = index.targets.get(f"procedure:{call.procedure}")
     title = target.name if target is not None else call.procedure
-    return ("If needed, run: " if call.optional else "Run: ") + title + ", then go on"
+    return ("If needed, run “" if call.optional else "Run “") + title + "”, then go on"
 
 
 @lru_cache(maxsize=1)
@@ -141,19 +143,26 @@ _NODE_TITLE = re.compile(r'(<g class="node[^"]*")>\s*<title>([^<]*)</title>')
 _EDGE_TITLE = re.compile(r'(<g class="edge">)\s*<title>[^<]*</title>')
 
 
-def inline_svg(svg: bytes, title: str) -> str:
+def inline_svg(svg: bytes, title: str, *, beside: str = "The same steps are listed as text below.") -> str:
     """A flowchart SVG ready to sit inside a page: no XML prologue or comments, no blank line (a
     Markdown raw-HTML block ends at one), the reader's title instead of the procedure id, and a
-    text alternative. The text stays text (found by the browser's find, drawn in the page's font);
-    Graphviz's node groups (class "node") are kept for scripts that walk them, each with its node's
-    id as `data-chart-node` instead of a <title> (which a browser shows as a tooltip); its numbered
-    ids and its edges' "a->b" titles are dropped."""
+    text alternative (ending with `beside`, what the page offers besides the chart). The text stays
+    text (found by the browser's find, drawn in the page's font); Graphviz's node groups (class
+    "node") are kept for scripts that walk them, each with its node's id as `data-chart-node`
+    instead of a <title> (which a browser shows as a tooltip); its numbered ids and its edges'
+    "a->b" titles are dropped."""
     body = _COMMENT.sub(b"", _PROLOGUE.sub(b"", svg, count=1)).decode("utf-8")
     body = _GRAPH_TITLE.sub(lambda m: m.group(1) + html.escape(title) + m.group(2), body, count=1)
     body = _GRAPHVIZ_ID.sub("", body)
     body = _NODE_TITLE.sub(lambda m: f'{m.group(1)} data-chart-node="{html.escape(html.unescape(m.group(2)))}">', body)
     body = _EDGE_TITLE.sub(r"\1", body)
     stop = "" if title[-1:] in "?!." else "."
-    label = html.escape(f"Flowchart: {title}{stop} The same steps are listed as text below.", quote=True)
+    label = html.escape(f"Flowchart: {title}{stop} {beside}".strip(), quote=True)
     body = body.replace("<svg ", f'<svg class="rs-flowchart__svg" role="img" aria-label="{label}" ', 1)
     return "\n".join(line for line in body.splitlines() if line.strip())
+
+
+def standalone_svg(svg: bytes, title: str) -> bytes:
+    """The chart as a file of its own (a page's "Whole chart", to zoom): the same reader's text as
+    the inline chart (its title, no node ids as tooltips), as an SVG document."""
+    return b'<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n' + inline_svg(svg, title, beside="").encode() + b"\n"

@@ -38,6 +38,9 @@ BLOCKS = {"p", "li", "td", "th", "tr", "div", "dd", "dt", "ul", "ol", "table", "
           "h1", "h2", "h3", "h4", "h5", "h6", "figcaption", "br"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 ALSO = re.compile(r"^\s*\((?:also|or)\s+(.*)\)\s*$", re.S)
+# A box's title (an admonition's, a <details>' summary) is a line of its own on the page; in an
+# excerpt it ends as a sentence does, so that it does not run into the box's text.
+BOX_TITLES = ("admonition-title",)
 
 
 def words(text: str) -> list[str]:
@@ -69,6 +72,7 @@ class _Article(HTMLParser):
         self.rest_parts: list[str] = []
         self.in_title = False
         self.term = False
+        self.box_titles: list[tuple[int, int]] = []  # each box title being read: its depth, where its text starts
 
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
@@ -89,6 +93,8 @@ class _Article(HTMLParser):
         if self.skip or self.heading:
             self.strong = self.strong or (self.heading and tag == "strong")
             return
+        if tag == "summary" or any(c in BOX_TITLES for c in classes):
+            self.box_titles.append((self.depth, len(self.entries[-1].text) if self.entries else 0))
         if attributes.get("id") and (re.fullmatch(r"h[1-6]", tag) or tag == "dt"):
             self.entries.append(Entry(attributes["id"]))
             self.heading, self.title_parts, self.rest_parts = self.depth, [], []
@@ -99,6 +105,8 @@ class _Article(HTMLParser):
             self.in_title = False
         if not self.depth or tag in VOID:
             return
+        if self.box_titles and self.box_titles[-1][0] == self.depth:
+            self._end_sentence(self.box_titles.pop()[1])
         if tag in BLOCKS:
             self._gap()
         if self.skip == self.depth:
@@ -120,6 +128,17 @@ class _Article(HTMLParser):
         """Words of two blocks stay apart: "dice.</p><p>Next" reads "dice. Next"."""
         if not self.skip and self.entries and not self.heading:
             self.entries[-1].text.append(" ")
+
+    def _end_sentence(self, start: int):
+        """A full stop after the text read since `start`, unless it ends with a mark of its own."""
+        if self.entries and not self.skip and not self.heading:
+            parts = self.entries[-1].text
+            if not "".join(parts[start:]).strip():
+                return
+            while not parts[-1].strip():
+                parts.pop()
+            if parts[-1].rstrip()[-1] not in ".?!:;…":
+                parts[-1] = parts[-1].rstrip() + ". "
 
     def handle_data(self, data):
         if self.in_title:

@@ -221,11 +221,15 @@ class PageContext:
     def cell_gaps(self, table: model.Table, row: list, column: int) -> Markup:
         return self.gaps_at(f"table:{table.id}", affects.cell_key(table, row, column))
 
-    def field_gaps(self, entity: model.Entity, field_id: str) -> Markup:
-        return self.gaps_at(f"{entity.kind}:{entity.id}", field_id)
+    def field_gaps(self, entity: model.Entity, field_id: str, short: bool = False) -> Markup:
+        """The markers of the gaps that affect a field, unless its note, printed beside its value
+        (not when the value is shown `short`, as value() does), names them."""
+        noted = "" if short else str(entity.fields.get(field_id) or "")
+        return self.gaps_at(f"{entity.kind}:{entity.id}", field_id, already=noted)
 
     def step_gaps(self, procedure: model.Procedure, node: model.Node) -> Markup:
-        return self.gaps_at(f"procedure:{procedure.id}", node.id)
+        """The markers of the gaps that affect a step, unless the step's own text names them."""
+        return self.gaps_at(f"procedure:{procedure.id}", node.id, already=node.text)
 
     def affected_places(self, gap: model.Gap) -> list[Markup]:
         """The places a gap affects as links a reader follows: the item's name, then the field,
