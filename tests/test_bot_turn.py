@@ -387,6 +387,40 @@ def test_the_state_is_set_once_and_kept(site, page, game_id):
     assert "state=" + ",".join(f"{v.id}:{chosen[v.id]}" for v in t.bot.state) in page.evaluate("location.hash")
 
 
+def step_choices(t: Turn, n) -> tuple[list[str], list[str]]:
+    """(targets, labels) of a node's choices in a procedure page's walker, from the data."""
+    if n.type == "decision":
+        return [b.to for b in n.branches], [b.when for b in n.branches]
+    if n.call is not None:
+        title = t.procedures[n.call.procedure].title
+        return [n.next] * (2 if n.call.optional else 1), [f"Run: {title}"] + (["Go on without it"] if n.call.optional else [])
+    return [n.next], ["Done"]
+
+
+def walker_click(page, label: str) -> None:
+    page.locator(".rs-walker [data-step]").get_by_role("button", name=label, exact=True).click()
+
+
+def walk_call(page, t: Turn, procedure: str, caller_title: str, calling: str) -> None:
+    """Walk a called procedure the shortest way to an end and go back to the caller, checking that
+    the page's chart keeps the calling step marked meanwhile."""
+    distance, node = t.distance(procedure), t.procedures[procedure].start
+    while True:
+        current = page.evaluate("() => Array.from(document.querySelectorAll('svg.rs-flowchart__svg g.node.rs-walker-current'),"
+                                " g => g.getAttribute('data-chart-node'))")
+        assert current == [calling], current
+        n = t.node(procedure, node)
+        if n.type == "end":
+            walker_click(page, f"Back to {caller_title}")
+            return
+        targets, labels = step_choices(t, n)
+        i = min(range(len(targets)), key=lambda k: (distance.get(targets[k], 10 ** 6), labels[k].startswith("Run: ")))
+        walker_click(page, labels[i])
+        if labels[i].startswith("Run: "):
+            walk_call(page, t, n.call.procedure, t.procedures[procedure].title, calling)
+        node = targets[i]
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_procedure_page_chart_follows_its_walker_on_a_phone(site, page, game_id):
     """At 390 px a procedure page's chart is at print size (text of 12 px or more) and its frame
@@ -400,10 +434,11 @@ def test_a_procedure_page_chart_follows_its_walker_on_a_phone(site, page, game_i
         n = t.node(procedure.id, node)
         if n.type == "end":
             break
-        targets = [n.next] if n.type == "step" else [b.to for b in n.branches]
-        labels = ["Done"] if n.type == "step" else [b.when for b in n.branches]
+        targets, labels = step_choices(t, n)
         i = max(range(len(targets)), key=lambda k: distance.get(targets[k], -1))  # the long way round
-        page.locator(".rs-walker [data-step]").get_by_role("button", name=labels[i], exact=True).click()
+        walker_click(page, labels[i])
+        if labels[i].startswith("Run: "):  # a call: entered, walked, returned from; the chart keeps the calling step
+            walk_call(page, t, n.call.procedure, procedure.title, node)
         node = targets[i]
         seen = page.evaluate("""() => {
           const svg = document.querySelector('svg.rs-flowchart__svg'), frame = svg.closest('.rs-flowchart__frame');
