@@ -204,7 +204,12 @@ def shown(page) -> dict:
         const a = current.getBoundingClientRect(), b = frame.getBoundingClientRect();
         inFrame = a.left < b.right && a.right > b.left && a.top < b.bottom && a.bottom > b.top;
       }
-      return {view: view && view.getAttribute('data-view'), where: root.querySelector('.rs-bot__where').textContent,
+      const tables = view ? Array.from(view.querySelectorAll('details')).map(d => ({
+          title: d.querySelector('summary').textContent.trim(),
+          headers: Array.from(d.querySelectorAll('thead th')).map(c => c.textContent.trim()),
+          rows: Array.from(d.querySelectorAll('tbody tr')).map(r => Array.from(r.cells).map(c => c.textContent.trim()))})) : [];
+      return {view: view && view.getAttribute('data-view'), tables: tables,
+              rollText: roll && roll.textContent.trim(), drawnText: drawn && drawn.textContent.trim(), where: root.querySelector('.rs-bot__where').textContent,
               state: root.querySelector('.rs-bot__state').textContent, hash: location.hash,
               number: view && view.querySelector('.rs-walker__badge') ? view.querySelector('.rs-walker__badge').textContent : null,
               buttons: view ? Array.from(view.querySelectorAll('button')).map(b => b.textContent.trim()) : [],
@@ -215,6 +220,30 @@ def shown(page) -> dict:
               whole: chart ? chart.querySelector('a.rs-bot__whole').href : null,
               width: document.documentElement.scrollWidth};
     }""")
+
+
+def table_answer(t: Turn, node, case: dict[str, str], tables: list[dict]) -> str:
+    """The answer of a step's table read, read here from the table the step shows (one tap away):
+    the row whose first cell is the state's value (or the row key), then the column of the state's
+    value (or the column whose faces hold the roll), named as the data names it."""
+    read = node.reads
+    table = next(tb for tb in t.game.tables if tb.id == read.table)
+    shown_ = [tb for tb in tables if tb["title"] == table.title]
+    assert shown_, f"the step does not show the table {table.title!r} it reads (it shows {[tb['title'] for tb in tables]})"
+    headers, rows = shown_[0]["headers"], shown_[0]["rows"]
+    assert headers == [c.title for c in table.columns], headers
+    value = lambda ref: case[ref[6:]] if ref.startswith("state:") else case["roll"] if ref == "roll" else ref  # noqa: E731
+    row = [r for r in rows if r[0] == value(read.row)]
+    assert len(row) == 1, f"{table.title}: {len(row)} rows for {value(read.row)!r}"
+    if read.find == "roll":
+        holding = [j for j, cell in enumerate(row[0])  # the columns of faces (lists), not a count that equals the roll
+                   if j and table.columns[j].type.endswith("list") and case["roll"] in re.findall(r"\d+", cell)]
+        assert len(holding) == 1, f"{table.title}: the roll {case['roll']} is in {len(holding)} columns"
+        column = table.columns[holding[0]]
+        return read.names.get(column.id) or column.title
+    wanted = value(read.column)
+    wanted = read.columns.get(wanted, wanted)
+    return row[0][[c.id for c in table.columns].index(wanted)]
 
 
 def click(page, label: str) -> None:
@@ -236,6 +265,9 @@ def test_a_whole_bot_turn(site, page, game_id):
     frames: list[list[str]] = []  # the test's place: [procedure, node] per call level
     passed: list[dict[str, int]] = []  # how often each node of each level was passed
     part, answers, checked_back, checked_reload, entered_call = 0, 0, False, False, False
+    checked_whole = False
+    chance = {"rolls": 0, "draws": 0}  # alternately on the phone and at the table
+    computed: list = []
     parts = t.bot.turn.parts
     for _ in range(600):
         s = shown(page)
@@ -264,29 +296,43 @@ def test_a_whole_bot_turn(site, page, game_id):
         where = " › ".join(t.procedures[f[0]].title for f in frames) + f", step {t.number(procedure, node_id)}"
         assert s["view"] == "step" and s["where"] == where, (s, where)
         assert s["number"] == str(t.number(procedure, node_id))
-        if s["chart"] is not None:  # the chart follows the step, readable, the whole of it one tap away
-            assert s["chart"] == procedure and s["current"] == node_id and s["inFrame"], s
-            assert s["smallestText"] >= 12, f"chart text of {s['smallestText']:.1f} px"
-            assert s["whole"].endswith(f"/{game_id}/flowcharts/{procedure}.svg")
+        # the chart follows the step, readable (measured), the whole of it one tap away
+        assert s["chart"] == procedure and s["current"] == node_id and s["inFrame"], (answers, checked_back, checked_reload, s)
+        assert s["smallestText"] >= 12, f"chart text of {s['smallestText']:.1f} px"
+        assert s["whole"].endswith(f"/{game_id}/flowcharts/{procedure}.svg")
         if node.roll is not None and s["roll"] is None:
-            click(page, "Roll the die" + ("s" if node.roll.dice > 1 else ""))
-            s = shown(page)
-            face = int(s["roll"])
-            assert node.roll.dice <= face <= node.roll.dice * node.roll.sides
+            faces = [str(f) for f in range(node.roll.dice, node.roll.dice * node.roll.sides + 1)]
+            if chance["rolls"] % 2 == 0:  # rolled on the phone, seeded
+                click(page, "Roll the die" + ("s" if node.roll.dice > 1 else ""))
+                s = shown(page)
+                assert s["roll"] in faces and s["rollText"] == f"Rolled: {s['roll']}", s
+            else:  # rolled at the table: the player enters the face
+                face = faces[chance["rolls"] % len(faces)]
+                click(page, face)
+                s = shown(page)
+                assert s["roll"] == face and s["rollText"] == f"At the table: {face}", s
+            chance["rolls"] += 1
             answers += 1
         if node.draw is not None and t.bot.decks and next(d for d in t.bot.decks if d.id == node.draw.deck).cards \
                 and s["drawn"] is None:
             deck = next(d for d in t.bot.decks if d.id == node.draw.deck)
-            click(page, "Draw" if node.draw.up_to in (None, node.draw.count) else f"Draw {node.draw.count}")
-            s = shown(page)
-            drawn = s["drawn"].split(" ")
-            assert len(drawn) == node.draw.count and len(set(drawn)) == len(drawn) and set(drawn) <= set(deck.cards), s
+            if chance["draws"] % 2 == 0:  # drawn on the phone, seeded
+                click(page, "Draw" if node.draw.up_to in (None, node.draw.count) else f"Draw {node.draw.count}")
+                s = shown(page)
+                drawn = s["drawn"].split(" ")
+                assert len(drawn) == node.draw.count and len(set(drawn)) == len(drawn) and set(drawn) <= set(deck.cards), s
+            else:  # drawn at the table: nothing to show but that, and the step goes on
+                click(page, "Drawn at the table")
+                s = shown(page)
+                assert s["drawn"] == "" and s["drawnText"] == f"{deck.name} drawn at the table.", s
+            assert "Done" in s["buttons"] or any(b.startswith("Run: ") for b in s["buttons"]), s
+            chance["draws"] += 1
             answers += 1
-        if node.reads is not None:  # the answer the page computed, looked up again in the table
+        if node.reads is not None:  # the answer the page computed, looked up again in the table it shows
             case = {name: (s["roll"] if name == "roll" else state[name]) for name in turn.read_inputs(node)}
-            table = next(tb for tb in t.game.tables if tb.id == node.reads.table)
-            expected = turn.lookup(table, node, case)
+            expected = table_answer(t, node, case, s["tables"])
             assert s["answer"] == expected, (procedure, node_id, case, s["answer"], expected)
+            computed.append((procedure, node_id, case, expected))
             assert node.reads.says.replace("{value}", expected) in s["answerText"]
         if node.tally is not None:  # the count the page keeps for this question
             count = passed[-1].get(node.tally.node, 0)
@@ -308,6 +354,22 @@ def test_a_whole_bot_turn(site, page, game_id):
             again = shown(page)
             assert (again["where"], again["hash"], again["buttons"]) == (before["where"], before["hash"], before["buttons"])
             continue
+        if not checked_whole and answers >= 4:
+            checked_whole = True  # one tap opens the whole chart, readable at 1:1 and free to pinch-zoom; Back returns here
+            viewport = page.evaluate("document.querySelector('meta[name=viewport]').content")
+            assert "user-scalable=no" not in viewport.replace(" ", "") and "maximum-scale" not in viewport, viewport
+            page.locator(".rs-bot [data-chart]:not([hidden]) a.rs-bot__whole").click()
+            page.wait_for_url(re.compile(r"\.svg$"))
+            whole = page.evaluate("""() => ({root: document.documentElement.tagName,
+                viewport: !!document.querySelector('meta[name=viewport]'),
+                nodes: document.querySelectorAll('g.node').length,
+                smallest: Math.min(...Array.from(document.querySelectorAll('text'), t =>
+                    parseFloat(getComputedStyle(t).fontSize) * Math.abs(t.getScreenCTM().a)))})""")
+            assert whole["root"] == "svg" and not whole["viewport"], whole
+            assert whole["nodes"] == len(t.procedures[procedure].nodes) and whole["smallest"] >= 12, whole
+            page.go_back()
+            again = shown(page)
+            assert (again["where"], again["hash"], again["state"]) == (s["where"], s["hash"], s["state"])
         if not checked_reload and answers >= 6:
             checked_reload = True  # a reload (a locked phone) comes back to the same step and state
             page.reload()
@@ -347,7 +409,11 @@ def test_a_whole_bot_turn(site, page, game_id):
         answers += 1
     else:
         pytest.fail("the turn did not end in 600 answers")
-    assert checked_back and checked_reload
+    assert checked_back and checked_reload and checked_whole
+    # The rolls and draws this turn meets are made on the phone and at the table by turns; that every
+    # way (Roll again too) works is proven on a game made for it: test_chance_on_the_phone_and_at_the_table.
+    reads = [(p.id, n.id) for p in t.game.procedures for n in p.nodes if n.reads]
+    assert not reads or computed, f"{game_id}: the turn met none of the steps that read a table ({reads})"
     assert entered_call or not any(n.call for p in t.game.procedures for n in p.nodes), "no call was entered"
     # The end of the turn: the next turn's state, as the data's `after` changes give it
     following = dict(state)
@@ -454,3 +520,95 @@ def test_a_procedure_page_chart_follows_its_walker_on_a_phone(site, page, game_i
     whole = page.locator("a.rs-flowchart__whole")
     assert whole.get_attribute("href").endswith(f"flowcharts/{procedure.id}.svg")
     assert (site / game_id / "flowcharts" / f"{procedure.id}.svg").is_file()
+
+
+CHANCE = ROOT / "tests" / "fixtures" / "bot-chance"
+
+
+@pytest.fixture(scope="module")
+def chance_site(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("bot-chance")
+    build_site(CHANCE, folder / "site", folder / "work")
+    return folder / "site"
+
+
+def test_chance_on_the_phone_and_at_the_table(chance_site, browser, page):
+    """A game made for it (tests/fixtures/bot-chance): a roll the rules let be rolled again, read in
+    a table, then draws. Rolled on the phone, the roll is seeded (the same seed and place roll the
+    same on another phone); Roll again replaces it, its answer follows, and Back undoes the Roll
+    again; a face entered as rolled at the table is read the same way; a draw shows what was drawn,
+    "Drawn at the table" lets the step go on; the call is entered and returned from."""
+    checked = next(c for c in check_content(CHANCE))
+    game = checked.game
+    t = Turn.__new__(Turn)
+    t.game, t.bot = game, game.bot
+    t.procedures, t.states = {p.id: p for p in game.procedures}, {v.id: v for v in game.bot.state}
+    state = opening_state(t)
+    url = (chance_site / game.id / "bot-turn.html").as_uri()
+    address = "#bot&state=" + ",".join(f"{v.id}:{state[v.id]}" for v in t.bot.state) + f"&seed={SEED}&log="
+    page.goto(url + address)
+    click(page, "Start")
+    first, second = (t.node("turn", n) for n in ("roll", "again"))
+    assert first.roll.reroll and second.roll.reroll and first.reads and second.reads
+
+    def answer_for(node, s):
+        case = {name: (s["roll"] if name == "roll" else state[name]) for name in turn.read_inputs(node)}
+        return table_answer(t, node, case, s["tables"])
+
+    # rolled on the phone: seeded, shown, read in the table
+    assert "Roll the die" in shown(page)["buttons"]
+    click(page, "Roll the die")
+    rolled = shown(page)
+    assert rolled["rollText"] == f"Rolled: {rolled['roll']}" and rolled["answer"] == answer_for(first, rolled), rolled
+    other = browser.new_page(viewport=PHONE)  # another phone, the same game (seed) and place: the same roll
+    other.goto(url + address + "g")
+    other.locator(".rs-bot__view button", has_text=re.compile("^Roll the die$")).click()
+    assert shown(other)["roll"] == rolled["roll"]
+    other.close()
+    # Roll again: allowed by the rules here; it replaces the roll, and its answer follows
+    faces = []
+    for _ in range(6):  # a die may show the same face again; six tries show that it rolls
+        before = shown(page)
+        click(page, "Roll again")
+        again = shown(page)
+        assert log_length(again["hash"]) == log_length(before["hash"]), "Roll again adds a roll instead of replacing it"
+        assert again["rollText"] == f"Rolled: {again['roll']}" and again["answer"] == answer_for(first, again), again
+        faces.append(again["roll"])
+    assert len(set(faces + [rolled["roll"]])) > 1, f"Roll again rolled {faces} after {rolled['roll']}"
+    page.go_back()  # Back undoes the last Roll again
+    undone = shown(page)
+    assert undone["roll"] == (faces[-2] if len(faces) > 1 else rolled["roll"]) and undone["hash"] != again["hash"]
+    page.go_forward()
+    assert shown(page)["roll"] == faces[-1]
+    click(page, "Done")
+    # a draw on the phone: what was drawn, from the deck
+    deck = t.bot.decks[0]
+    draw = t.node("turn", "draw").draw
+    click(page, f"Draw {draw.up_to}")
+    drawn = shown(page)
+    assert len(drawn["drawn"].split(" ")) == draw.up_to and set(drawn["drawn"].split(" ")) <= set(deck.cards), drawn
+    click(page, "Done")
+    # rolled at the table: the player enters the face, read in the table the same way
+    for face in ("6", "1"):
+        at_table = shown(page)
+        assert at_table["roll"] is None or face == "1"
+        if at_table["roll"] is not None:
+            page.go_back()
+        click(page, face)
+        entered = shown(page)
+        assert entered["roll"] == face and entered["rollText"] == f"At the table: {face}", entered
+        assert entered["answer"] == answer_for(second, entered) and entered["answer"] in entered["answerText"], entered
+    click(page, "Done")
+    # drawn at the table: said, and the step goes on
+    click(page, "Drawn at the table")
+    s = shown(page)
+    assert s["drawn"] == "" and s["drawnText"] == f"{deck.name} drawn at the table." and "Done" in s["buttons"], s
+    page.reload()
+    assert shown(page)["drawnText"] == s["drawnText"]
+    click(page, "Done")
+    # the call: entered, where it is, returned from
+    click(page, "Run: " + t.procedures["act"].title)
+    assert shown(page)["where"] == f"{t.procedures['turn'].title} › {t.procedures['act'].title}, step 1"
+    click(page, "Done")
+    click(page, "Back to " + t.procedures["turn"].title)
+    assert shown(page)["where"] == f"{t.procedures['turn'].title}, step {t.number('turn', 'done')}"
