@@ -447,10 +447,26 @@ def test_the_state_is_set_once_and_kept(site, page, game_id):
         select.select_option(chosen[v.id])
     form.locator("button[type=submit]").click()
     assert shown(page)["state"] == t.state_text(chosen)
+    in_address = "state=" + ",".join(f"{v.id}:{chosen[v.id]}" for v in t.bot.state)
+    assert in_address in page.evaluate("location.hash")
+    stored = page.evaluate("""() => Object.keys(localStorage).filter(k => k.startsWith('rulesmith-bot:') && !k.endsWith(':cards'))
+                              .map(k => JSON.parse(localStorage.getItem(k)).state)""")
+    assert stored == [chosen], stored  # kept on the phone
+    click(page, "Start")
     page.goto("about:blank")
-    page.goto(url)
+    page.goto(url)  # opened again without an address: the state and the place come back from the phone
+    assert shown(page)["state"] == t.state_text(chosen) and shown(page)["view"] == "step"
+    assert in_address in page.evaluate("location.hash")
+    # changed once more (Change): the new state is kept, the answers so far stand
+    page.locator(".rs-bot__change").click()
+    first = t.bot.state[0]
+    other = turn.state_values(first)[0]
+    form.locator(f'select[name="{first.id}"]').select_option(other)
+    form.locator("button[type=submit]").click()
+    chosen[first.id] = other
+    assert shown(page)["state"] == t.state_text(chosen) and shown(page)["view"] == "step"
+    page.reload()
     assert shown(page)["state"] == t.state_text(chosen)
-    assert "state=" + ",".join(f"{v.id}:{chosen[v.id]}" for v in t.bot.state) in page.evaluate("location.hash")
 
 
 def step_choices(t: Turn, n) -> tuple[list[str], list[str]]:
