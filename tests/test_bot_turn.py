@@ -267,6 +267,7 @@ def test_a_whole_bot_turn(site, page, game_id):
     part, answers, checked_back, checked_reload, entered_call = 0, 0, False, False, False
     checked_whole = False
     chance = {"rolls": 0, "draws": 0}  # alternately on the phone and at the table
+    noted: dict[str, str] = {}  # what the player typed for a card the source does not reproduce
     computed: list = []
     parts = t.bot.turn.parts
     for _ in range(600):
@@ -300,6 +301,20 @@ def test_a_whole_bot_turn(site, page, game_id):
         assert s["chart"] == procedure and s["current"] == node_id and s["inFrame"], (answers, checked_back, checked_reload, s)
         assert s["smallestText"] >= 12, f"chart text of {s['smallestText']:.1f} px"
         assert s["whole"].endswith(f"/{game_id}/flowcharts/{procedure}.svg")
+        unreproduced = [d for d in ([node.card] if node.card else []) + ([node.draw.deck] if node.draw else [])
+                        if not next(x for x in t.bot.decks if x.id == d).cards]
+        for deck_id in unreproduced:  # the source does not give it: the page says so and asks what the real one shows
+            deck = next(x for x in t.bot.decks if x.id == deck_id)
+            box = page.locator(f'.rs-bot__view .rs-bot__card[data-card="{deck_id}"]')
+            playwright.expect(box).to_contain_text(f"{deck.name}: the source does not reproduce it.")
+            playwright.expect(box.locator(".rs-gap")).to_have_count(1)  # the gap's marker, with its note
+            assert " ".join(deck.note.split())[:25].split("[[")[0] in " ".join(box.inner_text().split())
+            if node.card == deck_id and not noted.get(deck_id):
+                noted[deck_id] = f"what {deck.name} shows, turn {answers}"
+                box.locator("input.rs-bot__note").fill(noted[deck_id])
+                box.locator("input.rs-bot__note").dispatch_event("change")
+                page.reload()  # kept for the game
+                assert page.locator(f'.rs-bot__view .rs-bot__card[data-card="{deck_id}"] input').input_value() == noted[deck_id]
         if node.roll is not None and s["roll"] is None:
             faces = [str(f) for f in range(node.roll.dice, node.roll.dice * node.roll.sides + 1)]
             if chance["rolls"] % 2 == 0:  # rolled on the phone, seeded
