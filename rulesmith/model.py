@@ -279,7 +279,7 @@ class Kind(Located):
     """A kind of entity the game declares (card, token, alliance …), with its typed fields: only in `game.yaml`."""
 
     id: Id = Field(description="The reference prefix: `[[country:mexico]]`. Not one of the reserved prefixes "
-                   "(rule, table, procedure, example, term, module, gap, kind, erratum, icon, value, game).")
+                   "(rule, table, procedure, example, term, module, gap, kind, erratum, icon, value, game, bot).")
     name: PlainText = Field(description="One of them: `Country card`.")
     plural: PlainText = Field(description="The list page's title: `Country cards`.")
     description: Text = Field(default="", description="What they are (Markdown), on the list page.")

@@ -42,6 +42,20 @@ def calls(procedure: model.Procedure) -> list[tuple[model.Node, model.Call]]:
     return [(node, node.call) for node in procedure.nodes if node.call is not None]
 
 
+def reached(game: Game, starts: list[str]) -> list[model.Procedure]:
+    """These procedures and every one their steps call, directly or not, in the content's order:
+    what a walker that starts at them must hold to enter every call."""
+    procedures = {p.id: p for p in game.procedures}
+    todo = [p for p in starts if p in procedures]
+    found = set(todo)
+    while todo:
+        for _node, call in calls(procedures[todo.pop()]):
+            if call.procedure in procedures and call.procedure not in found:
+                found.add(call.procedure)
+                todo.append(call.procedure)
+    return [p for p in game.procedures if p.id in found]
+
+
 # ---------------------------------------------------------------- the checks
 
 def check_bot(game: Game, problems: Problems) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import textwrap
 from concurrent.futures import ThreadPoolExecutor
@@ -261,3 +262,26 @@ def test_named_pipe_is_not_read(tmp_path, fixture_site):
     os.mkfifo(content / "demo" / "pipe.yaml")  # reading it would block forever
     refused(content, [{"file": "demo/pipe.yaml", "line": 1, "column": 1, "message": "not a regular file"}],
             tmp_path, fixture_site)
+
+
+def test_every_check_of_the_bots_turn_has_a_case():
+    """Every problem rulesmith/turn.py reports (its calls, state, decks, table reads, tallies) is
+    produced by at least one case of the corpus: its message, with the names filled in, is among
+    the cases' expected messages."""
+    import ast
+
+    source = (Path(__file__).resolve().parent.parent / "rulesmith" / "turn.py").read_text(encoding="utf-8")
+    patterns = []
+    for call in ast.walk(ast.parse(source)):
+        if isinstance(call, ast.Call) and getattr(call.func, "attr", "") in ("add", "LookupError") or \
+                isinstance(call, ast.Call) and getattr(call.func, "id", "") == "LookupError":
+            args = call.args[1:2] if getattr(call.func, "attr", "") == "add" else call.args[:1]
+            for message in args:
+                parts = message.values if isinstance(message, ast.JoinedStr) else [message]
+                regex = "".join(re.escape(p.value) if isinstance(p, ast.Constant) else ".+" for p in parts)
+                patterns.append(regex)
+    assert len(patterns) > 20, patterns
+    expected = [p["message"] for case in CASES
+                for p in yaml.safe_load((CASES_DIR / case / "expect.yaml").read_text(encoding="utf-8"))["problems"]]
+    missing = [p for p in patterns if not any(re.search(p.replace(".+", ".+?"), m) or re.search(p, m) for m in expected)]
+    assert missing == [], f"no case of tests/bad_input produces these checks of rulesmith/turn.py: {missing}"

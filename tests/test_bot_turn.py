@@ -47,6 +47,80 @@ def page(browser):
     assert not errors, f"console errors: {errors}"
 
 
+def bot_places(game) -> list[tuple[str, object]]:
+    """(what, item) of every part of the bot's declaration that says how faithful it is: the turn,
+    each part, each state, each deck."""
+    bot = game.bot
+    return ([("turn", bot.turn)] + [(f"part-{n}", p) for n, p in enumerate(bot.turn.parts, start=1)]
+            + [(f"state-{v.id}", v) for v in bot.state] + [(f"deck-{d.id}", d) for d in bot.decks])
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_bots_marked_places_are_on_the_gaps_page_with_links_both_ways(site, game_id):
+    """Every part of the bot's declaration the data marks (missing, reconstructed …: Deep State's
+    Falcon turn, Statecraft's parts listed by our reading, D.E.I.'s Action Phase count, the decks
+    the source does not reproduce) is a row of Gaps in the source, with its note, whose link lands
+    on the place's mark on the Bot turn page; that mark links back to the row."""
+    from html.parser import HTMLParser
+
+    class Links(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.ids, self.links, self.items, self._li = set(), [], [], None
+
+        def handle_starttag(self, tag, attrs):
+            attrs = dict(attrs)
+            if attrs.get("id"):
+                self.ids.add(attrs["id"])
+            if tag == "a" and attrs.get("href"):
+                self.links.append(attrs["href"])
+                if self._li is not None:
+                    self._li["links"].append(attrs["href"])
+            if tag == "li":
+                self._li = {"ids": [], "links": [], "text": ""}
+                self.items.append(self._li)
+            if self._li is not None and attrs.get("id"):
+                self._li["ids"].append(attrs["id"])
+
+        def handle_data(self, data):
+            if self._li is not None:
+                self._li["text"] += data
+
+        def handle_endtag(self, tag):
+            if tag == "li":
+                self._li = None
+
+    def parse(path):
+        parser = Links()
+        parser.feed(path.read_text(encoding="utf-8"))
+        return parser
+
+    game = CHECKED[game_id].game
+    gaps, bot_page = parse(site / game_id / "gaps.html"), parse(site / game_id / "bot-turn.html")
+    marked = [(what, item) for what, item in bot_places(game) if item.status != "verified"]
+    assert marked, f"{game_id}: the bot's declaration marks nothing (every shipped game's does)"
+    problems = []
+    for what, item in marked:
+        rows = [li for li in gaps.items if f"listed-bot-{what}" in li["ids"]]
+        if len(rows) != 1:
+            problems.append(f"{what}: {len(rows)} rows on the gaps page")
+            continue
+        row = rows[0]
+        note_start = " ".join(item.note.split())[:30]
+        if note_start.split("[[")[0] not in " ".join(row["text"].split()):
+            problems.append(f"{what}: the row does not give the note ({note_start!r})")
+        if f"bot-turn.html#mark-{what}" not in row["links"]:
+            problems.append(f"{what}: the row does not link to its mark on the Bot turn page ({row['links']})")
+        if f"mark-{what}" not in bot_page.ids:
+            problems.append(f"{what}: the Bot turn page has no place #mark-{what}")
+        if f"gaps.html#listed-bot-{what}" not in bot_page.links:
+            problems.append(f"{what}: the Bot turn page does not link back to its row")
+    for what, item in bot_places(game):  # and nothing verified is listed as a gap
+        if item.status == "verified" and any(f"listed-bot-{what}" in li["ids"] for li in gaps.items):
+            problems.append(f"{what}: verified, yet listed as a gap")
+    assert problems == []
+
+
 def test_every_shipped_game_declares_its_bot():
     assert sorted(GAMES) == sorted(CHECKED), "a game with procedures but no `bot:` turn"
 
@@ -130,7 +204,12 @@ def shown(page) -> dict:
         const a = current.getBoundingClientRect(), b = frame.getBoundingClientRect();
         inFrame = a.left < b.right && a.right > b.left && a.top < b.bottom && a.bottom > b.top;
       }
-      return {view: view && view.getAttribute('data-view'), where: root.querySelector('.rs-bot__where').textContent,
+      const tables = view ? Array.from(view.querySelectorAll('details')).map(d => ({
+          title: d.querySelector('summary').textContent.trim(),
+          headers: Array.from(d.querySelectorAll('thead th')).map(c => c.textContent.trim()),
+          rows: Array.from(d.querySelectorAll('tbody tr')).map(r => Array.from(r.cells).map(c => c.textContent.trim()))})) : [];
+      return {view: view && view.getAttribute('data-view'), tables: tables,
+              rollText: roll && roll.textContent.trim(), drawnText: drawn && drawn.textContent.trim(), where: root.querySelector('.rs-bot__where').textContent,
               state: root.querySelector('.rs-bot__state').textContent, hash: location.hash,
               number: view && view.querySelector('.rs-walker__badge') ? view.querySelector('.rs-walker__badge').textContent : null,
               buttons: view ? Array.from(view.querySelectorAll('button')).map(b => b.textContent.trim()) : [],
@@ -141,6 +220,30 @@ def shown(page) -> dict:
               whole: chart ? chart.querySelector('a.rs-bot__whole').href : null,
               width: document.documentElement.scrollWidth};
     }""")
+
+
+def table_answer(t: Turn, node, case: dict[str, str], tables: list[dict]) -> str:
+    """The answer of a step's table read, read here from the table the step shows (one tap away):
+    the row whose first cell is the state's value (or the row key), then the column of the state's
+    value (or the column whose faces hold the roll), named as the data names it."""
+    read = node.reads
+    table = next(tb for tb in t.game.tables if tb.id == read.table)
+    shown_ = [tb for tb in tables if tb["title"] == table.title]
+    assert shown_, f"the step does not show the table {table.title!r} it reads (it shows {[tb['title'] for tb in tables]})"
+    headers, rows = shown_[0]["headers"], shown_[0]["rows"]
+    assert headers == [c.title for c in table.columns], headers
+    value = lambda ref: case[ref[6:]] if ref.startswith("state:") else case["roll"] if ref == "roll" else ref  # noqa: E731
+    row = [r for r in rows if r[0] == value(read.row)]
+    assert len(row) == 1, f"{table.title}: {len(row)} rows for {value(read.row)!r}"
+    if read.find == "roll":
+        holding = [j for j, cell in enumerate(row[0])  # the columns of faces (lists), not a count that equals the roll
+                   if j and table.columns[j].type.endswith("list") and case["roll"] in re.findall(r"\d+", cell)]
+        assert len(holding) == 1, f"{table.title}: the roll {case['roll']} is in {len(holding)} columns"
+        column = table.columns[holding[0]]
+        return read.names.get(column.id) or column.title
+    wanted = value(read.column)
+    wanted = read.columns.get(wanted, wanted)
+    return row[0][[c.id for c in table.columns].index(wanted)]
 
 
 def click(page, label: str) -> None:
@@ -162,6 +265,10 @@ def test_a_whole_bot_turn(site, page, game_id):
     frames: list[list[str]] = []  # the test's place: [procedure, node] per call level
     passed: list[dict[str, int]] = []  # how often each node of each level was passed
     part, answers, checked_back, checked_reload, entered_call = 0, 0, False, False, False
+    checked_whole = False
+    chance = {"rolls": 0, "draws": 0}  # alternately on the phone and at the table
+    noted: dict[str, str] = {}  # what the player typed for a card the source does not reproduce
+    computed: list = []
     parts = t.bot.turn.parts
     for _ in range(600):
         s = shown(page)
@@ -190,29 +297,57 @@ def test_a_whole_bot_turn(site, page, game_id):
         where = " › ".join(t.procedures[f[0]].title for f in frames) + f", step {t.number(procedure, node_id)}"
         assert s["view"] == "step" and s["where"] == where, (s, where)
         assert s["number"] == str(t.number(procedure, node_id))
-        if s["chart"] is not None:  # the chart follows the step, readable, the whole of it one tap away
-            assert s["chart"] == procedure and s["current"] == node_id and s["inFrame"], s
-            assert s["smallestText"] >= 12, f"chart text of {s['smallestText']:.1f} px"
-            assert s["whole"].endswith(f"/{game_id}/flowcharts/{procedure}.svg")
+        # the chart follows the step, readable (measured), the whole of it one tap away
+        assert s["chart"] == procedure and s["current"] == node_id and s["inFrame"], (answers, checked_back, checked_reload, s)
+        assert s["smallestText"] >= 12, f"chart text of {s['smallestText']:.1f} px"
+        assert s["whole"].endswith(f"/{game_id}/flowcharts/{procedure}.svg")
+        unreproduced = [d for d in ([node.card] if node.card else []) + ([node.draw.deck] if node.draw else [])
+                        if not next(x for x in t.bot.decks if x.id == d).cards]
+        for deck_id in unreproduced:  # the source does not give it: the page says so and asks what the real one shows
+            deck = next(x for x in t.bot.decks if x.id == deck_id)
+            box = page.locator(f'.rs-bot__view .rs-bot__card[data-card="{deck_id}"]')
+            playwright.expect(box).to_contain_text(f"{deck.name}: the source does not reproduce it.")
+            playwright.expect(box.locator(".rs-gap")).to_have_count(1)  # the gap's marker, with its note
+            assert " ".join(deck.note.split())[:25].split("[[")[0] in " ".join(box.inner_text().split())
+            if node.card == deck_id and not noted.get(deck_id):
+                noted[deck_id] = f"what {deck.name} shows, turn {answers}"
+                box.locator("input.rs-bot__note").fill(noted[deck_id])
+                box.locator("input.rs-bot__note").dispatch_event("change")
+                page.reload()  # kept for the game
+                assert page.locator(f'.rs-bot__view .rs-bot__card[data-card="{deck_id}"] input').input_value() == noted[deck_id]
         if node.roll is not None and s["roll"] is None:
-            click(page, "Roll the die" + ("s" if node.roll.dice > 1 else ""))
-            s = shown(page)
-            face = int(s["roll"])
-            assert node.roll.dice <= face <= node.roll.dice * node.roll.sides
+            faces = [str(f) for f in range(node.roll.dice, node.roll.dice * node.roll.sides + 1)]
+            if chance["rolls"] % 2 == 0:  # rolled on the phone, seeded
+                click(page, "Roll the die" + ("s" if node.roll.dice > 1 else ""))
+                s = shown(page)
+                assert s["roll"] in faces and s["rollText"] == f"Rolled: {s['roll']}", s
+            else:  # rolled at the table: the player enters the face
+                face = faces[chance["rolls"] % len(faces)]
+                click(page, face)
+                s = shown(page)
+                assert s["roll"] == face and s["rollText"] == f"At the table: {face}", s
+            chance["rolls"] += 1
             answers += 1
         if node.draw is not None and t.bot.decks and next(d for d in t.bot.decks if d.id == node.draw.deck).cards \
                 and s["drawn"] is None:
             deck = next(d for d in t.bot.decks if d.id == node.draw.deck)
-            click(page, "Draw" if node.draw.up_to in (None, node.draw.count) else f"Draw {node.draw.count}")
-            s = shown(page)
-            drawn = s["drawn"].split(" ")
-            assert len(drawn) == node.draw.count and len(set(drawn)) == len(drawn) and set(drawn) <= set(deck.cards), s
+            if chance["draws"] % 2 == 0:  # drawn on the phone, seeded
+                click(page, "Draw" if node.draw.up_to in (None, node.draw.count) else f"Draw {node.draw.count}")
+                s = shown(page)
+                drawn = s["drawn"].split(" ")
+                assert len(drawn) == node.draw.count and len(set(drawn)) == len(drawn) and set(drawn) <= set(deck.cards), s
+            else:  # drawn at the table: nothing to show but that, and the step goes on
+                click(page, "Drawn at the table")
+                s = shown(page)
+                assert s["drawn"] == "" and s["drawnText"] == f"{deck.name} drawn at the table.", s
+            assert "Done" in s["buttons"] or any(b.startswith("Run: ") for b in s["buttons"]), s
+            chance["draws"] += 1
             answers += 1
-        if node.reads is not None:  # the answer the page computed, looked up again in the table
+        if node.reads is not None:  # the answer the page computed, looked up again in the table it shows
             case = {name: (s["roll"] if name == "roll" else state[name]) for name in turn.read_inputs(node)}
-            table = next(tb for tb in t.game.tables if tb.id == node.reads.table)
-            expected = turn.lookup(table, node, case)
+            expected = table_answer(t, node, case, s["tables"])
             assert s["answer"] == expected, (procedure, node_id, case, s["answer"], expected)
+            computed.append((procedure, node_id, case, expected))
             assert node.reads.says.replace("{value}", expected) in s["answerText"]
         if node.tally is not None:  # the count the page keeps for this question
             count = passed[-1].get(node.tally.node, 0)
@@ -234,6 +369,22 @@ def test_a_whole_bot_turn(site, page, game_id):
             again = shown(page)
             assert (again["where"], again["hash"], again["buttons"]) == (before["where"], before["hash"], before["buttons"])
             continue
+        if not checked_whole and answers >= 4:
+            checked_whole = True  # one tap opens the whole chart, readable at 1:1 and free to pinch-zoom; Back returns here
+            viewport = page.evaluate("document.querySelector('meta[name=viewport]').content")
+            assert "user-scalable=no" not in viewport.replace(" ", "") and "maximum-scale" not in viewport, viewport
+            page.locator(".rs-bot [data-chart]:not([hidden]) a.rs-bot__whole").click()
+            page.wait_for_url(re.compile(r"\.svg$"))
+            whole = page.evaluate("""() => ({root: document.documentElement.tagName,
+                viewport: !!document.querySelector('meta[name=viewport]'),
+                nodes: document.querySelectorAll('g.node').length,
+                smallest: Math.min(...Array.from(document.querySelectorAll('text'), t =>
+                    parseFloat(getComputedStyle(t).fontSize) * Math.abs(t.getScreenCTM().a)))})""")
+            assert whole["root"] == "svg" and not whole["viewport"], whole
+            assert whole["nodes"] == len(t.procedures[procedure].nodes) and whole["smallest"] >= 12, whole
+            page.go_back()
+            again = shown(page)
+            assert (again["where"], again["hash"], again["state"]) == (s["where"], s["hash"], s["state"])
         if not checked_reload and answers >= 6:
             checked_reload = True  # a reload (a locked phone) comes back to the same step and state
             page.reload()
@@ -273,7 +424,11 @@ def test_a_whole_bot_turn(site, page, game_id):
         answers += 1
     else:
         pytest.fail("the turn did not end in 600 answers")
-    assert checked_back and checked_reload
+    assert checked_back and checked_reload and checked_whole
+    # The rolls and draws this turn meets are made on the phone and at the table by turns; that every
+    # way (Roll again too) works is proven on a game made for it: test_chance_on_the_phone_and_at_the_table.
+    reads = [(p.id, n.id) for p in t.game.procedures for n in p.nodes if n.reads]
+    assert not reads or computed, f"{game_id}: the turn met none of the steps that read a table ({reads})"
     assert entered_call or not any(n.call for p in t.game.procedures for n in p.nodes), "no call was entered"
     # The end of the turn: the next turn's state, as the data's `after` changes give it
     following = dict(state)
@@ -307,10 +462,60 @@ def test_the_state_is_set_once_and_kept(site, page, game_id):
         select.select_option(chosen[v.id])
     form.locator("button[type=submit]").click()
     assert shown(page)["state"] == t.state_text(chosen)
+    in_address = "state=" + ",".join(f"{v.id}:{chosen[v.id]}" for v in t.bot.state)
+    assert in_address in page.evaluate("location.hash")
+    stored = page.evaluate("""() => Object.keys(localStorage).filter(k => k.startsWith('rulesmith-bot:') && !k.endsWith(':cards'))
+                              .map(k => JSON.parse(localStorage.getItem(k)).state)""")
+    assert stored == [chosen], stored  # kept on the phone
+    click(page, "Start")
     page.goto("about:blank")
-    page.goto(url)
+    page.goto(url)  # opened again without an address: the state and the place come back from the phone
+    assert shown(page)["state"] == t.state_text(chosen) and shown(page)["view"] == "step"
+    assert in_address in page.evaluate("location.hash")
+    # changed once more (Change): the new state is kept, the answers so far stand
+    page.locator(".rs-bot__change").click()
+    first = t.bot.state[0]
+    other = turn.state_values(first)[0]
+    form.locator(f'select[name="{first.id}"]').select_option(other)
+    form.locator("button[type=submit]").click()
+    chosen[first.id] = other
+    assert shown(page)["state"] == t.state_text(chosen) and shown(page)["view"] == "step"
+    page.reload()
     assert shown(page)["state"] == t.state_text(chosen)
-    assert "state=" + ",".join(f"{v.id}:{chosen[v.id]}" for v in t.bot.state) in page.evaluate("location.hash")
+
+
+def step_choices(t: Turn, n) -> tuple[list[str], list[str]]:
+    """(targets, labels) of a node's choices in a procedure page's walker, from the data."""
+    if n.type == "decision":
+        return [b.to for b in n.branches], [b.when for b in n.branches]
+    if n.call is not None:
+        title = t.procedures[n.call.procedure].title
+        return [n.next] * (2 if n.call.optional else 1), [f"Run: {title}"] + (["Go on without it"] if n.call.optional else [])
+    return [n.next], ["Done"]
+
+
+def walker_click(page, label: str) -> None:
+    page.locator(".rs-walker [data-step]").get_by_role("button", name=label, exact=True).click()
+
+
+def walk_call(page, t: Turn, procedure: str, caller_title: str, calling: str) -> None:
+    """Walk a called procedure the shortest way to an end and go back to the caller, checking that
+    the page's chart keeps the calling step marked meanwhile."""
+    distance, node = t.distance(procedure), t.procedures[procedure].start
+    while True:
+        current = page.evaluate("() => Array.from(document.querySelectorAll('svg.rs-flowchart__svg g.node.rs-walker-current'),"
+                                " g => g.getAttribute('data-chart-node'))")
+        assert current == [calling], current
+        n = t.node(procedure, node)
+        if n.type == "end":
+            walker_click(page, f"Back to {caller_title}")
+            return
+        targets, labels = step_choices(t, n)
+        i = min(range(len(targets)), key=lambda k: (distance.get(targets[k], 10 ** 6), labels[k].startswith("Run: ")))
+        walker_click(page, labels[i])
+        if labels[i].startswith("Run: "):
+            walk_call(page, t, n.call.procedure, t.procedures[procedure].title, calling)
+        node = targets[i]
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -326,10 +531,11 @@ def test_a_procedure_page_chart_follows_its_walker_on_a_phone(site, page, game_i
         n = t.node(procedure.id, node)
         if n.type == "end":
             break
-        targets = [n.next] if n.type == "step" else [b.to for b in n.branches]
-        labels = ["Done"] if n.type == "step" else [b.when for b in n.branches]
+        targets, labels = step_choices(t, n)
         i = max(range(len(targets)), key=lambda k: distance.get(targets[k], -1))  # the long way round
-        page.locator(".rs-walker [data-step]").get_by_role("button", name=labels[i], exact=True).click()
+        walker_click(page, labels[i])
+        if labels[i].startswith("Run: "):  # a call: entered, walked, returned from; the chart keeps the calling step
+            walk_call(page, t, n.call.procedure, procedure.title, node)
         node = targets[i]
         seen = page.evaluate("""() => {
           const svg = document.querySelector('svg.rs-flowchart__svg'), frame = svg.closest('.rs-flowchart__frame');
@@ -345,3 +551,95 @@ def test_a_procedure_page_chart_follows_its_walker_on_a_phone(site, page, game_i
     whole = page.locator("a.rs-flowchart__whole")
     assert whole.get_attribute("href").endswith(f"flowcharts/{procedure.id}.svg")
     assert (site / game_id / "flowcharts" / f"{procedure.id}.svg").is_file()
+
+
+CHANCE = ROOT / "tests" / "fixtures" / "bot-chance"
+
+
+@pytest.fixture(scope="module")
+def chance_site(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("bot-chance")
+    build_site(CHANCE, folder / "site", folder / "work")
+    return folder / "site"
+
+
+def test_chance_on_the_phone_and_at_the_table(chance_site, browser, page):
+    """A game made for it (tests/fixtures/bot-chance): a roll the rules let be rolled again, read in
+    a table, then draws. Rolled on the phone, the roll is seeded (the same seed and place roll the
+    same on another phone); Roll again replaces it, its answer follows, and Back undoes the Roll
+    again; a face entered as rolled at the table is read the same way; a draw shows what was drawn,
+    "Drawn at the table" lets the step go on; the call is entered and returned from."""
+    checked = next(c for c in check_content(CHANCE))
+    game = checked.game
+    t = Turn.__new__(Turn)
+    t.game, t.bot = game, game.bot
+    t.procedures, t.states = {p.id: p for p in game.procedures}, {v.id: v for v in game.bot.state}
+    state = opening_state(t)
+    url = (chance_site / game.id / "bot-turn.html").as_uri()
+    address = "#bot&state=" + ",".join(f"{v.id}:{state[v.id]}" for v in t.bot.state) + f"&seed={SEED}&log="
+    page.goto(url + address)
+    click(page, "Start")
+    first, second = (t.node("turn", n) for n in ("roll", "again"))
+    assert first.roll.reroll and second.roll.reroll and first.reads and second.reads
+
+    def answer_for(node, s):
+        case = {name: (s["roll"] if name == "roll" else state[name]) for name in turn.read_inputs(node)}
+        return table_answer(t, node, case, s["tables"])
+
+    # rolled on the phone: seeded, shown, read in the table
+    assert "Roll the die" in shown(page)["buttons"]
+    click(page, "Roll the die")
+    rolled = shown(page)
+    assert rolled["rollText"] == f"Rolled: {rolled['roll']}" and rolled["answer"] == answer_for(first, rolled), rolled
+    other = browser.new_page(viewport=PHONE)  # another phone, the same game (seed) and place: the same roll
+    other.goto(url + address + "g")
+    other.locator(".rs-bot__view button", has_text=re.compile("^Roll the die$")).click()
+    assert shown(other)["roll"] == rolled["roll"]
+    other.close()
+    # Roll again: allowed by the rules here; it replaces the roll, and its answer follows
+    faces = []
+    for _ in range(6):  # a die may show the same face again; six tries show that it rolls
+        before = shown(page)
+        click(page, "Roll again")
+        again = shown(page)
+        assert log_length(again["hash"]) == log_length(before["hash"]), "Roll again adds a roll instead of replacing it"
+        assert again["rollText"] == f"Rolled: {again['roll']}" and again["answer"] == answer_for(first, again), again
+        faces.append(again["roll"])
+    assert len(set(faces + [rolled["roll"]])) > 1, f"Roll again rolled {faces} after {rolled['roll']}"
+    page.go_back()  # Back undoes the last Roll again
+    undone = shown(page)
+    assert undone["roll"] == (faces[-2] if len(faces) > 1 else rolled["roll"]) and undone["hash"] != again["hash"]
+    page.go_forward()
+    assert shown(page)["roll"] == faces[-1]
+    click(page, "Done")
+    # a draw on the phone: what was drawn, from the deck
+    deck = t.bot.decks[0]
+    draw = t.node("turn", "draw").draw
+    click(page, f"Draw {draw.up_to}")
+    drawn = shown(page)
+    assert len(drawn["drawn"].split(" ")) == draw.up_to and set(drawn["drawn"].split(" ")) <= set(deck.cards), drawn
+    click(page, "Done")
+    # rolled at the table: the player enters the face, read in the table the same way
+    for face in ("6", "1"):
+        at_table = shown(page)
+        assert at_table["roll"] is None or face == "1"
+        if at_table["roll"] is not None:
+            page.go_back()
+        click(page, face)
+        entered = shown(page)
+        assert entered["roll"] == face and entered["rollText"] == f"At the table: {face}", entered
+        assert entered["answer"] == answer_for(second, entered) and entered["answer"] in entered["answerText"], entered
+    click(page, "Done")
+    # drawn at the table: said, and the step goes on
+    click(page, "Drawn at the table")
+    s = shown(page)
+    assert s["drawn"] == "" and s["drawnText"] == f"{deck.name} drawn at the table." and "Done" in s["buttons"], s
+    page.reload()
+    assert shown(page)["drawnText"] == s["drawnText"]
+    click(page, "Done")
+    # the call: entered, where it is, returned from
+    click(page, "Run: " + t.procedures["act"].title)
+    assert shown(page)["where"] == f"{t.procedures['turn'].title} › {t.procedures['act'].title}, step 1"
+    click(page, "Done")
+    click(page, "Back to " + t.procedures["turn"].title)
+    assert shown(page)["where"] == f"{t.procedures['turn'].title}, step {t.number('turn', 'done')}"

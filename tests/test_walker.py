@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CHECKED = {c.game.id: c for c in check_content(ROOT / "content")}
 PROCEDURES = [(g, p.id) for g, c in CHECKED.items() for p in c.game.procedures]
 GAMES_WITH_PROCEDURES = [g for g, c in CHECKED.items() if c.game.procedures]
+GAMES_WITH_CALLS = [g for g, c in CHECKED.items() if any(n.call for p in c.game.procedures for n in p.nodes)]
 PHONE = {"width": 390, "height": 844}
 TABLE_REFERENCE = re.compile(r"\[\[(?:value:)?table:([a-z0-9-]+)[\]|.]")  # [[table:x]], [[table:x|…]], [[value:table:x.…]]
 
@@ -50,6 +51,7 @@ STATE = """() => {
                                                                    d.querySelectorAll('table').length]),
     otherStepsShown: Array.from(root.querySelectorAll('[data-node]:not([data-step])')).some(shown),
     live: root.querySelector('[aria-live]').textContent, hash: location.hash,
+    where: root.querySelector('.rs-walker__where').textContent,
   };
 }"""
 
@@ -75,7 +77,15 @@ class Graph:
         tables = {t.id: t.title for t in checked.game.tables}
         self.tables = {n.id: list(dict.fromkeys(tables[m.group(1)] for m in TABLE_REFERENCE.finditer(n.text)))
                        for n in self.procedure.nodes}
-        self.edges = {n.id: ([("Done", n.next)] if n.type == "step" else [(b.when, b.to) for b in n.branches])
+        titles = {p.id: p.title for p in checked.game.procedures}
+        # A step that calls another procedure is entered ("Run: …") and goes on at its next once the
+        # call is returned from; an optional call may be left out.
+        self.calls = {n.id: n.call.procedure for n in self.procedure.nodes if n.call is not None}
+        self.edges = {n.id: ([(b.when, b.to) for b in n.branches] if n.type == "decision"
+                             else [] if n.type == "end"
+                             else [("Run: " + titles[n.call.procedure], n.next)]
+                             + ([("Go on without it", n.next)] if n.call.optional else []) if n.call
+                             else [("Done", n.next)])
                       for n in self.procedure.nodes}
 
     def all_edges(self) -> set:
@@ -95,8 +105,9 @@ class Graph:
         return None
 
 
-def assert_at(page, graph: Graph, node: str, moved: bool = False) -> dict:
-    """The walker shows exactly `node`: its number, its text, one button per edge with its label."""
+def assert_at(page, graph: Graph, node: str, moved: bool = False, back_to: str | None = None) -> dict:
+    """The walker shows exactly `node`: its number, its text, one button per edge with its label
+    (at the end of a called procedure, the one back to its caller)."""
     state = page.evaluate(STATE)
     where = f"{graph.procedure.id} at {node}"
     assert state["procedure"] == graph.procedure.id, where
@@ -104,7 +115,8 @@ def assert_at(page, graph: Graph, node: str, moved: bool = False) -> dict:
     assert state["visible"] and not state["otherStepsShown"], f"{where}: not the one step shown"
     assert state["number"] == str(graph.number[node]), f"{where}: number {state['number']}, data {graph.number[node]}"
     assert plain(state["text"]) == graph.text[node], f"{where}: text {plain(state['text'])!r}, data {graph.text[node]!r}"
-    assert state["choices"] == [label for label, _ in graph.edges[node]], f"{where}: choices {state['choices']}"
+    expected = [label for label, _ in graph.edges[node]] + ([f"Back to {back_to}"] if back_to and node in graph.ends else [])
+    assert state["choices"] == expected, f"{where}: choices {state['choices']}, data {expected}"
     assert state["choicesShown"], f"{where}: a choice is not visible"
     assert state["end"] == (node in graph.ends), f"{where}: data-end is {state['end']}"
     assert state["tables"] == [[title, 1] for title in graph.tables[node]], f"{where}: tables {state['tables']}"
@@ -116,6 +128,30 @@ def assert_at(page, graph: Graph, node: str, moved: bool = False) -> dict:
 
 def choose(page, label: str) -> None:
     page.locator(STEP).get_by_role("button", name=label, exact=True).click()
+
+
+def take(page, game_id: str, graph: Graph, node: str, i: int, callers: tuple[Graph, ...] = ()) -> str:
+    """Take edge i of node; a call is entered, walked the shortest way to an end (each step checked,
+    with where the walker says it is) and returned from. Returns the node the edge leads to."""
+    label, target = graph.edges[node][i]
+    choose(page, label)
+    if node in graph.calls and i == 0:
+        walk_call(page, game_id, callers + (graph,), graph.calls[node])
+    return target
+
+
+def walk_call(page, game_id: str, callers: tuple[Graph, ...], called: str) -> None:
+    inner = Graph(game_id, called)
+    titles = [g.procedure.title for g in callers] + [inner.procedure.title]
+    node = inner.start
+    while True:
+        state = assert_at(page, inner, node, moved=True, back_to=callers[-1].procedure.title)
+        assert state["where"] == " › ".join(titles) + f", step {inner.number[node]}", state["where"]
+        if node in inner.ends:
+            break
+        route = inner.route(node, lambda n: n in inner.ends)
+        node = take(page, game_id, inner, node, route[0][1], callers)
+    choose(page, "Back to " + callers[-1].procedure.title)
 
 
 # ---------------------------------------------------------------- the site and the browser
@@ -189,7 +225,8 @@ def test_walk_takes_every_edge(server, page, game_id, procedure_id):
                 continue
             i = route[0][1]
         label, target = graph.edges[node][i]
-        choose(page, label)
+        called = node in graph.calls and i == 0
+        take(page, game_id, graph, node, i)
         untaken.discard((node, i))
         node = target
         path.append(node)
@@ -202,10 +239,13 @@ def test_walk_takes_every_edge(server, page, game_id, procedure_id):
             if not details.evaluate("d => d.open"):
                 details.locator("summary").click()
             expect(details.locator("table")).to_be_visible()
-        if not reloaded and len(untaken) <= total // 2 and len(path) > 1:
+        if not reloaded and len(untaken) <= total // 2 and len(path) > 1 and not called:
             reloaded = True
             hash_before = page.evaluate("location.hash")
-            assert hash_before == "#walk=" + ".".join([procedure_id] + path)
+            if not any(lb.startswith("Run: ") for lb in labels):  # a call's own steps are in the address too
+                assert hash_before == "#walk=" + ".".join([procedure_id] + path)
+            else:
+                assert hash_before.startswith(f"#walk={procedure_id}.") and hash_before.endswith("." + node)
             page.reload()
             assert_at(page, graph, node)
             assert page.evaluate("location.hash") == hash_before
@@ -214,6 +254,42 @@ def test_walk_takes_every_edge(server, page, game_id, procedure_id):
             choose(page, labels[-1])
             assert_at(page, graph, node, moved=True)
     assert reloaded or total < 2
+
+
+def test_some_game_calls_a_procedure_from_a_step():
+    assert GAMES_WITH_CALLS, "no procedure of the content calls another: the call tests would walk nothing"
+
+
+@pytest.mark.parametrize("game_id", GAMES_WITH_CALLS)
+def test_a_call_is_entered_and_returned_from_and_back_undoes_it(server, page, game_id):
+    """On the page of a procedure that calls another: the call is entered, the walker says where it
+    is, Back from the called procedure's first step is back at the calling step, a reload inside
+    the call stays there, and the end of the call goes back to the step after the calling one."""
+    game = CHECKED[game_id].game
+    caller = next(p for p in game.procedures if any(n.call for n in p.nodes))
+    graph = Graph(game_id, caller.id)
+    calling = next(n for n in graph.calls)
+    page.goto(procedure_url(server, game_id, caller.id))
+    route = graph.route(graph.start, lambda n: n == calling) if calling != graph.start else []
+    node = graph.start
+    for source, i in route:
+        node = take(page, game_id, graph, source, i)
+    assert_at(page, graph, calling)
+    inner = Graph(game_id, graph.calls[calling])
+    choose(page, graph.edges[calling][0][0])
+    state = assert_at(page, inner, inner.start, moved=True, back_to=caller.title)
+    assert state["where"] == f"{caller.title} › {inner.procedure.title}, step 1"
+    assert "+" + inner.procedure.id + "." in state["hash"]
+    page.reload()
+    assert assert_at(page, inner, inner.start, back_to=caller.title)["where"] == state["where"]
+    page.locator(".rs-walker [data-back]").click()
+    assert assert_at(page, graph, calling, moved=True)["where"] == ""
+    take(page, game_id, graph, calling, 0)
+    after = assert_at(page, graph, graph.edges[calling][0][1], moved=True)
+    assert after["where"] == "" and "," + caller.id + "." in after["hash"]
+    page.locator(".rs-walker [data-back]").click()  # Back from after the call: the called procedure's end
+    back = page.evaluate(STATE)
+    assert back["procedure"] == inner.procedure.id and back["end"], back
 
 
 def assert_next_procedure_link(page, game_id: str, procedure_id: str) -> None:
@@ -251,8 +327,7 @@ def test_the_current_node_is_highlighted_in_an_inline_flowchart(server, site, pa
     route = graph.route(graph.start, lambda n: n in graph.ends)
     node = graph.start
     for source, i in route:
-        label, node = graph.edges[source][i]
-        choose(page, label)
+        node = take(page, game_id, graph, source, i)
         highlighted = page.evaluate("() => Array.from(document.querySelectorAll('svg g.node.rs-walker-current'),"
                                     " g => g.getAttribute('data-chart-node'))")
         assert highlighted == [node], f"{procedure_id}: highlighted {highlighted}, current {node}"

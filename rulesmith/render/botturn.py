@@ -18,16 +18,8 @@ from .flowchart import numbering
 
 def reached_procedures(game: Game) -> list[model.Procedure]:
     """The turn's procedures and those their steps call, in the content's order."""
-    procedures = {p.id: p for p in game.procedures}
     assert game.bot is not None
-    todo = [part.procedure for part in game.bot.turn.parts if part.procedure in procedures]
-    found = set(todo)
-    while todo:
-        for _node, call in turn.calls(procedures[todo.pop()]):
-            if call.procedure in procedures and call.procedure not in found:
-                found.add(call.procedure)
-                todo.append(call.procedure)
-    return [p for p in game.procedures if p.id in found]
+    return turn.reached(game, [part.procedure for part in game.bot.turn.parts])
 
 
 def tables_read(game: Game) -> list[model.Table]:

@@ -58,6 +58,8 @@ def page_of(game: Game, key: str) -> tuple[str, str]:
         return (f"{g}/glossary.md", ident)
     if kind == "gap":
         return (f"{g}/gaps.md", ident)
+    if kind == "bot":  # a part of the bot's declaration (bot_key): its place on the Bot turn page
+        return (f"{g}/bot-turn.md", "mark-" + ident)
     if kind == "module":
         return (f"{g}/index.md", f"module-{ident}")
     if kind == "erratum":
@@ -71,6 +73,17 @@ def page_of(game: Game, key: str) -> tuple[str, str]:
     return (kind_page(g, kind), ident)
 
 
+
+
+def bot_key(what: str, ident: str = "") -> str:
+    """The key of a part of the bot's declaration (bot:turn, bot:part-2, bot:state-difficulty,
+    bot:deck-automa-cards); page_of gives its place on the Bot turn page (#mark-part-2)."""
+    return f"bot:{what}-{ident}" if ident else f"bot:{what}"
+
+
+def gap_row_anchor(key: str) -> str:
+    """The anchor of a marked place's row on the Gaps in the source page (kind:id → listed-kind-id)."""
+    return "listed-" + key.replace(":", "-")
 
 
 def link(from_page: str, to_page: str, anchor: str = "") -> str:

@@ -30,7 +30,7 @@ from .flowchart import inline_svg, numbering
 from ..glyphs import glyph_svg
 from .markup import escape_inline, escape_url, markdown_value, plain_text, render_text, table_cell
 from .overview import bot_turn, play
-from .walker import walker_steps
+from .walker import walker_procedures, walker_steps
 from .botturn import companion_json, reached_procedures, tables_read
 
 TEMPLATES = templates()
@@ -67,6 +67,7 @@ def environment() -> jinja2.Environment:
     env.globals["value_inputs"] = values.value_inputs
     env.globals["shown"] = lambda value: Markup(escape_inline(values.shown(value)))
     env.globals["walker_steps"] = walker_steps
+    env.globals["walker_procedures"] = walker_procedures
     return env
 
 
@@ -85,6 +86,15 @@ class PageContext:
     def href(self, key: str) -> str | None:
         target_page, anchor = layout.page_of(self.game, key)
         return Markup(escape_url(layout.link(self.page, target_page, anchor)))
+
+    def anchor(self, key: str) -> Markup:
+        """The anchor of a key on its own page (page_of), for the element that carries it."""
+        return Markup(escape_url(layout.page_of(self.game, key)[1]))
+
+    def listed(self, key: str) -> Markup:
+        """A link from a marked place to its row on the Gaps in the source page (the row links back)."""
+        return Markup(f'<small class="rs-listed">[Listed in the gaps in the source]'
+                      f'({self.to(self.game.id + "/gaps.md", layout.gap_row_anchor(key))})</small>')
 
     def to(self, path: str, anchor: str = "") -> Markup:
         return Markup(escape_url(layout.link(self.page, path, anchor)))
@@ -312,7 +322,7 @@ def gaps_of(game: Game) -> list[dict]:
     found = []
 
     def add(key, title, status, note, where):
-        found.append({"key": key, "title": title, "status": status, "note": note or "", "where": where})
+        found.append({"key": key, "title": title, "status": status, "note": note or "", "where": where, "anchor": ""})
 
     for kind in game.kinds:
         have = len(game.entities_of(kind.id))
@@ -346,9 +356,31 @@ def gaps_of(game: Game) -> list[dict]:
         for item in getattr(game, name):
             if item.status != "verified":
                 add(f"{name[:-1]}:{item.id}", item.title, item.status, item.note, item.where())
+    for key, title, item in bot_marks(game):
+        add(key, title, item.status, item.note, item.where())
+        found[-1]["anchor"] = layout.gap_row_anchor(key)
     for gap in game.gaps:
         add(f"gap:{gap.id}", gap.title, gap.status, gap.note, gap.where())
     return found
+
+
+def bot_marks(game: Game) -> list[tuple[str, str, model.Fidelity]]:
+    """(key, title, item) of each part of the bot's declaration (`bot:`) that the data marks as not
+    (fully) from the source: the turn, its parts, its state and its decks. The key's page is the
+    Bot turn page (layout.page_of), where the item shows its mark."""
+    bot = game.bot
+    if bot is None:
+        return []
+    found: list[tuple[str, str, model.Fidelity]] = [(layout.bot_key("turn"), bot.turn.title, bot.turn)]
+    procedures = {p.id: p.title for p in game.procedures}
+    for n, part in enumerate(bot.turn.parts, start=1):
+        title = procedures.get(part.procedure, part.procedure)
+        found.append((layout.bot_key("part", str(n)), f"{bot.turn.title}, part {n}: {title}", part))
+    for var in bot.state:
+        found.append((layout.bot_key("state", var.id), f"{bot.turn.title}, kept during the game: {var.name}", var))
+    for deck in bot.decks:
+        found.append((layout.bot_key("deck", deck.id), f"{bot.turn.title}, drawn from: {deck.name}", deck))
+    return [(key, title, item) for key, title, item in found if item.status != "verified"]
 
 
 def enum_label(value: str) -> str:

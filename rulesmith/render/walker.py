@@ -7,7 +7,8 @@ its text refers to, so that the script only reveals what the page already holds.
 
 from __future__ import annotations
 
-from .. import model
+from .. import model, turn
+from ..game import Game
 from ..link import REFERENCE
 from .flowchart import numbering
 
@@ -26,9 +27,20 @@ def tables_in(text: str) -> list[str]:
 
 
 def walker_steps(procedure: model.Procedure) -> list[dict]:
+    """Each node with its number, its choices (label, target) and the tables its text names. A step
+    that calls another procedure has no plain "Done": the walker enters the call (`call`), and
+    offers to go on without it where the call is optional."""
     numbers = numbering(procedure)
-    return [{"node": node, "number": numbers[node.id],
+    return [{"node": node, "number": numbers[node.id], "call": node.call,
              "choices": ([(b.when, b.to) for b in node.branches] if node.type == "decision"
-                         else [("Done", node.next)] if node.type == "step" else []),
+                         else [("Go on without it", node.next)] if node.call and node.call.optional
+                         else [] if node.call else [("Done", node.next)] if node.type == "step" else []),
              "tables": tables_in(node.text)}
             for node in procedure.nodes]
+
+
+def walker_procedures(game: Game, procedures: list[model.Procedure]) -> list[model.Procedure]:
+    """The procedures a walker over these holds: these, then those their steps call (directly or
+    not) that are not among them, so every call is entered and returned from on the page."""
+    ids = [p.id for p in procedures]
+    return procedures + [p for p in turn.reached(game, ids) if p.id not in ids]

@@ -293,6 +293,8 @@
     this.root.querySelector(".rs-bot__top").hidden = false;
     this.root.querySelector(".rs-bot__controls").hidden = false;
     this.stateLine.textContent = this.stateText(here.state);
+    var placed = this.stage.querySelectorAll("[data-chart]"); // the charts outlive the view: back to the root
+    for (var p = 0; p < placed.length; p++) this.root.appendChild(placed[p]);
     this.stage.textContent = "";
     this.root.querySelector('[data-act="back"]').disabled = saved.log.length === 0;
     this.root.querySelector('[data-act="restart"]').disabled = saved.log.length === 0;

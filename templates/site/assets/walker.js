@@ -5,6 +5,10 @@
  * path taken, kept in the page address as
  *   #walk=<procedure>.<node>.<node>…~<next procedure>.<node>…
  * so a reload, a locked phone or a shared link returns to the same step and Back still works.
+ * A step that calls another procedure is entered ("+": the called procedure's walk follows) and
+ * returned from at its end (",": the caller's walk goes on after the calling step):
+ *   #walk=action.choose.raid+raid.check.done,action.performed
+ * The walker shows where it is ("Action Phase › Raid, step 2").
  * Plain script, no dependencies; works from disk (file://) and from a server.
  */
 (function () {
@@ -31,7 +35,25 @@
   };
 
   Walker.prototype.initial = function (procedure) {
-    return [{ procedure: procedure, path: [this.panel(procedure).getAttribute("data-start")] }];
+    return [{ procedure: procedure, path: [this.panel(procedure).getAttribute("data-start")], how: "" }];
+  };
+
+  /* The call a node makes (the procedure it enters), or null. */
+  Walker.prototype.callOf = function (procedure, id) {
+    var button = this.node(procedure, id) && this.node(procedure, id).querySelector("button[data-enter]");
+    return button ? button.getAttribute("data-enter") : null;
+  };
+
+  /* The procedures being walked, outermost first: each the index of its latest segment. A "+"
+     segment enters a call; a "," segment is its caller again, after the calling step. */
+  Walker.prototype.stack = function (state) {
+    var stack = [];
+    for (var i = 0; i < state.length; i++) {
+      if (state[i].how === "+") stack.push(i);
+      else if (state[i].how === ",") { stack.pop(); stack[stack.length - 1] = i; }
+      else stack = [i];
+    }
+    return stack;
   };
 
   Walker.prototype.targets = function (procedure, id) {
@@ -56,30 +78,42 @@
   Walker.prototype.parse = function (hash) {
     hash = decodeURIComponent((hash || "").replace(/^#/, ""));
     if (hash.indexOf(PREFIX) !== 0) return null;
-    var segments = hash.slice(PREFIX.length).split("~"), state = [];
+    var segments = hash.slice(PREFIX.length).split(/(?=[~+,])/), state = [];
     for (var s = 0; s < segments.length; s++) {
-      var parts = segments[s].split("."), procedure = parts[0];
-      if (this.sequence.indexOf(procedure) < 0) break;
+      var how = /^[~+,]/.test(segments[s]) ? segments[s].charAt(0) : "";
+      var parts = segments[s].slice(how.length).split("."), procedure = parts[0];
+      if (!this.panel(procedure) || (how === "") !== (s === 0)) break;
+      var start = this.panel(procedure).getAttribute("data-start");
       if (state.length) {
-        var last = state[state.length - 1];
-        if (procedure !== this.nextProcedure(last.procedure) ||
-            !this.isEnd(last.procedure, last.path[last.path.length - 1])) break;
+        var stack = this.stack(state), last = state[state.length - 1], at = last.path[last.path.length - 1];
+        if (how === "~") {
+          if (stack.length > 1 || procedure !== this.nextProcedure(last.procedure) || !this.isEnd(last.procedure, at)) break;
+        } else if (how === "+") {
+          if (this.callOf(last.procedure, at) !== procedure) break;
+        } else { // "," back to the caller, after its calling step
+          if (stack.length < 2 || !this.isEnd(last.procedure, at)) break;
+          var caller = state[stack[stack.length - 2]], calling = caller.path[caller.path.length - 1];
+          if (procedure !== caller.procedure) break;
+          start = this.node(procedure, calling).getAttribute("data-next");
+        }
+      } else if (this.sequence.indexOf(procedure) < 0) {
+        break;
       }
-      var start = this.panel(procedure).getAttribute("data-start"), path = [start];
+      var path = [start];
       for (var i = parts.length > 1 && parts[1] === start ? 2 : 1; i < parts.length; i++) {
         if (this.targets(procedure, path[path.length - 1]).indexOf(parts[i]) < 0) break;
         path.push(parts[i]);
       }
-      state.push({ procedure: procedure, path: path });
+      state.push({ procedure: procedure, path: path, how: how });
       if (i < parts.length) break; // the rest of the address does not follow the procedure
     }
     return state.length ? state : null;
   };
 
   Walker.prototype.serialise = function () {
-    return PREFIX + this.state.map(function (segment) {
-      return [segment.procedure].concat(segment.path).join(".");
-    }).join("~");
+    return PREFIX + this.state.map(function (segment, i) {
+      return (i ? segment.how || "~" : "") + [segment.procedure].concat(segment.path).join(".");
+    }).join("");
   };
 
   Walker.prototype.current = function () {
@@ -150,7 +184,7 @@
   }
 
   Walker.prototype.render = function (moved) {
-    var here = this.current(), root = this.root;
+    var here = this.current(), root = this.root, self = this, stack = this.stack(this.state);
     root.setAttribute("data-procedure", here.procedure);
     var panels = root.querySelectorAll("[data-panel], [data-chart]");
     for (var p = 0; p < panels.length; p++) {
@@ -168,27 +202,54 @@
         nodes[n].removeAttribute("data-step");
       }
     }
-    var end = shown.hasAttribute("data-end"), next = end ? this.nextProcedure(here.procedure) : null;
+    var old = root.querySelectorAll("[data-return-row]");
+    for (var o = 0; o < old.length; o++) old[o].remove();
+    var end = shown.hasAttribute("data-end"), called = stack.length > 1;
+    var next = end && !called ? this.nextProcedure(here.procedure) : null;
+    if (end && called) { // the end of a called procedure: back to the step after the call
+      var caller = this.state[stack[stack.length - 2]].procedure, row = document.createElement("div");
+      row.className = "rs-walker__choices";
+      row.setAttribute("data-return-row", "");
+      var back = document.createElement("button");
+      back.type = "button";
+      back.className = "md-button";
+      back.setAttribute("data-return", "");
+      back.textContent = "Back to " + this.panel(caller).getAttribute("data-title");
+      row.appendChild(back);
+      shown.appendChild(row);
+    }
     var nextButton = root.querySelector("button[data-next]"), nextLink = root.querySelector("div.rs-walker__next");
     if (nextButton) {
       nextButton.hidden = !next;
       if (next) nextButton.textContent = "Next procedure: " + this.panel(next).getAttribute("data-title");
     }
-    if (nextLink) nextLink.hidden = !end;
+    if (nextLink) nextLink.hidden = !end || called;
     root.querySelector("[data-back]").disabled = this.atStart();
     root.querySelector("[data-restart]").disabled = this.atStart();
-    if (this.where && this.sequence.length > 1) {
-      this.where.textContent = "Procedure " + (this.sequence.indexOf(here.procedure) + 1) + " of " + this.sequence.length;
+    if (this.where && called) {
+      this.where.textContent = stack.map(function (i) {
+        return self.panel(self.state[i].procedure).getAttribute("data-title");
+      }).join(" \u203a ") + ", step " + shown.getAttribute("data-number");
+    } else if (this.where && this.sequence.length > 1) {
+      var top = this.state[stack[0]].procedure;
+      this.where.textContent = "Procedure " + (this.sequence.indexOf(top) + 1) + " of " + this.sequence.length;
+    } else if (this.where) {
+      this.where.textContent = "";
     }
-    this.highlight(here.procedure, here.id);
+    // the chart of the innermost procedure that has one here follows its step (a called procedure
+    // without a chart on this page: the calling step stays marked in the caller's)
+    for (var k = stack.length - 1; k >= 0; k--) {
+      var segment = this.state[stack[k]], at = segment.path[segment.path.length - 1];
+      if (k === 0 || this.charts(segment.procedure).length) { this.highlight(segment.procedure, at); break; }
+    }
     if (!moved) return;
     var number = shown.getAttribute("data-number"), text = spoken(shown.querySelector(".rs-walker__text"));
-    var choices = Array.prototype.map.call(shown.querySelectorAll("button[data-to]"), function (b) {
+    var choices = Array.prototype.map.call(shown.querySelectorAll("button[data-to], button[data-enter]"), function (b) {
       return b.textContent;
     });
     this.live.textContent = "Step " + number + (end ? ", end" : "") + ": " + text +
       (choices.length > 1 ? " Choices: " + choices.join(", ") + "." : "");
-    var focus = shown.querySelector("button[data-to]") ||
+    var focus = shown.querySelector("button[data-to], button[data-enter], button[data-return]") ||
       (nextButton && !nextButton.hidden && nextButton) ||
       (nextLink && !nextLink.hidden && nextLink.querySelector("a")) ||
       root.querySelector("[data-back]");
@@ -204,13 +265,22 @@
   };
 
   Walker.prototype.copy = function () {
-    return this.state.map(function (s) { return { procedure: s.procedure, path: s.path.slice() }; });
+    return this.state.map(function (s) { return { procedure: s.procedure, path: s.path.slice(), how: s.how }; });
   };
 
   Walker.prototype.click = function (button) {
     var state = this.copy(), last = state[state.length - 1];
     if (button.hasAttribute("data-to")) {
       last.path.push(button.getAttribute("data-to"));
+    } else if (button.hasAttribute("data-enter")) {
+      var entered = button.getAttribute("data-enter");
+      if (!this.panel(entered)) return;
+      state.push({ procedure: entered, path: [this.panel(entered).getAttribute("data-start")], how: "+" });
+    } else if (button.hasAttribute("data-return")) {
+      var stack = this.stack(state);
+      if (stack.length < 2) return;
+      var caller = state[stack[stack.length - 2]], calling = caller.path[caller.path.length - 1];
+      state.push({ procedure: caller.procedure, path: [this.node(caller.procedure, calling).getAttribute("data-next")], how: "," });
     } else if (button.hasAttribute("data-back")) {
       if (last.path.length > 1) last.path.pop();
       else if (state.length > 1) state.pop();
@@ -218,8 +288,10 @@
       state = this.initial(state[0].procedure);
     } else if (button.hasAttribute("data-next")) {
       var next = this.nextProcedure(last.procedure);
-      if (!next) return;
-      state.push(this.initial(next)[0]);
+      if (!next || this.stack(state).length > 1) return;
+      var following = this.initial(next)[0];
+      following.how = "~";
+      state.push(following);
     } else {
       return;
     }
