@@ -253,6 +253,12 @@ def check_tables(game: Game, index: Index, problems: Problems) -> None:
                 problems.add(table.where("rules", n, "column"), f"rule '{rule.rule}': no column '{rule.column}'",
                              nearest(rule.column, columns) or "columns: " + ", ".join(columns))
                 continue
+            for e, key in enumerate(rule.except_):  # an exception names a row the table has
+                if not isinstance(key, (str, int, float)) or isinstance(key, bool) or key not in keys:
+                    problems.add(table.where("rules", n, "except", e),
+                                 f"rule '{rule.rule}': except names row {key!r}, which the table does not have",
+                                 nearest(str(key), [str(k) for k in keys])
+                                 or "name a row by its first cell: " + ", ".join(str(k) for k in list(keys)[:8]))
             c = columns.index(rule.column)
             rows = [row for row in table.rows if len(row) == len(columns)
                     and plain(row[0]) not in rule.except_]
