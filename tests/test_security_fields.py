@@ -34,7 +34,6 @@ from pathlib import Path
 
 import pypdf
 import pytest
-import yaml
 
 from rulesmith import fieldtypes, model
 from rulesmith.pipeline import check_content
