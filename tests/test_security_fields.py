@@ -310,15 +310,19 @@ def test_each_payload_in_each_field_is_refused_where_it_stands_or_accepted(outco
 
 @pytest.mark.parametrize("payload", PAYLOADS)
 def test_refused_payloads_exit_1_without_a_traceback(outcomes, payload, tmp_path):
-    """The payload in every slot that refuses it, at once: the command lists located problems."""
+    """The payload at once in every innermost slot that refuses it (a slot holding no other): the
+    command lists located problems."""
     data = copy.deepcopy(FIXTURE)
     refused = [s for s in SLOTS if outcomes[0][s.name, payload] == "refused"]
-    assert refused
+    innermost, paths = [], set()
     for slot in refused:
-        try:
-            inject(data, slot, [PAYLOADS[payload]])
-        except (KeyError, IndexError, TypeError):
-            pass  # an earlier slot replaced the place this one stands in
+        holds_another = any(len(o.path) > len(slot.path) and o.path[:len(slot.path)] == slot.path for o in refused)
+        if not holds_another and (slot.file, slot.path) not in paths:
+            innermost.append(slot)
+            paths.add((slot.file, slot.path))
+    assert len(innermost) > 100, len(innermost)
+    for slot in innermost:
+        inject(data, slot, [PAYLOADS[payload]])
     content = write(data, tmp_path / "content")
     run = run_rulesmith("check", cwd=content)
     assert run.returncode == 1, run.stdout + run.stderr
