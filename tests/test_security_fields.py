@@ -369,8 +369,7 @@ def _arrived(site: Path, accepted: dict[str, list[str]]) -> set[str]:
     return {p for payloads in accepted.values() for p in payloads if MARKER[p] in text}
 
 
-@pytest.mark.site
-@pytest.mark.pdf
+@pytest.mark.pdf  # builds the site with its PDFs
 def test_accepted_payloads_are_inert_text_on_every_page(accepted_build):
     site, accepted = accepted_build
     assert accepted, "no slot accepted any payload: nothing was built"
@@ -383,8 +382,7 @@ def test_accepted_payloads_are_inert_text_on_every_page(accepted_build):
     assert not problems, json.dumps(problems, indent=1)
 
 
-@pytest.mark.site
-@pytest.mark.pdf
+@pytest.mark.pdf  # builds the site with its PDFs
 def test_accepted_payloads_are_inert_in_the_search_indexes(accepted_build):
     site, accepted = accepted_build
     files = sorted((site / "search").glob("*.js"))
@@ -399,8 +397,7 @@ def test_accepted_payloads_are_inert_in_the_search_indexes(accepted_build):
     assert seen, "no accepted payload reached the search index"
 
 
-@pytest.mark.site
-@pytest.mark.pdf
+@pytest.mark.pdf  # builds the site with its PDFs
 def test_accepted_payloads_are_inert_in_every_flowchart(accepted_build):
     site, _ = accepted_build
     files = sorted(site.rglob("*.svg"))
@@ -438,8 +435,7 @@ def _pdf_actions(obj, found: list, seen: set) -> None:
             _pdf_actions(value, found, seen)
 
 
-@pytest.mark.site
-@pytest.mark.pdf
+@pytest.mark.pdf  # builds the site with its PDFs
 def test_accepted_payloads_make_no_link_or_action_in_any_pdf(accepted_build):
     """Every link of every aid goes to a page of the same PDF or to an https URL that passes the
     model's URL rule; no JavaScript, launch, form or other action."""
