@@ -301,12 +301,24 @@ def check(table, tables: dict, kinds: dict) -> Iterator[Finding]:
         yield from parsed
         if parsed:
             continue
+        yield from _unknown_exceptions(table, rule, n)
         inp.c = columns.index(rule.column)
         column = table.columns[inp.c]
         inp.rows = [row for row in table.rows if len(row) == len(columns) and plain(row[0]) not in rule.except_]
         inp.known = [(table.rows.index(row), plain(row[0]), plain(row[inp.c])) for row in inp.rows
                      if plain(row[inp.c]) is not None and field_type(column.type).accepts(plain(row[inp.c]))]
         yield from kind.holds(inp)
+
+
+def _unknown_exceptions(table, rule, n: int) -> Iterator[Finding]:
+    """An exception names a row the table has (by its key): a stale or mistyped one is refused."""
+    keys = [plain(row[0]) for row in table.rows if row]
+    for e, key in enumerate(rule.except_):
+        if not isinstance(key, (str, int, float)) or isinstance(key, bool) or key not in keys:
+            yield Finding(("rules", n, "except", e),
+                          f"rule '{rule.rule}': except names row {key!r}, which the table does not have",
+                          nearest(str(key), [str(k) for k in keys])
+                          or "name a row by its first cell: " + ", ".join(str(k) for k in keys[:8]))
 
 
 def reference() -> str:

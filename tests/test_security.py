@@ -100,7 +100,7 @@ def slots() -> dict[str, tuple]:
             found[f"entity field of type {type_}"] = (fmt, *entity, type_.endswith("-list"))
         cell = _declared_slot(data, "columns", type_)
         if cell is not None:
-            found[f"table cell of type {type_}"] = (fmt, *cell, False)
+            found[f"table cell of type {type_}"] = (fmt, *cell, type_.endswith("-list"))
     assert not missing, f"tests/fixtures/every-field lacks: {sorted(set(missing))}; add one of each"
     assert any(k.startswith("table cell") for k in found)
     return found
@@ -211,6 +211,9 @@ def breakout_content(folder: Path) -> Path:
                 if spec["type"] == "enum":
                     spec["values"] = [PLAIN_BREAKOUT]
         for table in content.get("tables", []):
+            for column in table["columns"]:
+                if column.get("type") == "enum":
+                    column["values"] = [*column["values"], PLAIN_BREAKOUT]
             for r, row in enumerate(table["rows"]):
                 row[1] = f"{row[1]} {r}" if isinstance(row[1], str) else row[1]
         for example in content.get("examples", []):  # a printed result that recomputes: the page shows it
