@@ -89,6 +89,7 @@ def place(procedure: model.Procedure, index: Index, paper: Paper, geometry: Geom
     variants = [("TB", chart.wrap, True), ("TB", chart.wrap_wide, True), ("LR", chart.wrap_wide, True),
                 ("TB", chart.wrap, False), ("LR", chart.wrap, False)]
     best = None
+    tight = []  # every variant's layouts at the smallest readable scale, with the height they take
     for rankdir, wrap, text in variants:
         svg = render_svg(to_dot(procedure, index, rankdir=rankdir, wrap=wrap, font_pt=chart.font_pt,
                                 edge_pt=chart.edge_pt, text=text, compact=not text), cache)
@@ -110,10 +111,29 @@ def place(procedure: model.Procedure, index: Index, paper: Paper, geometry: Geom
                 return candidate
             if best is None or scale > best.scale:
                 best = candidate
-    # Nothing fits readably: print at the smallest readable scale (the page tests will say so).
+        tight += _tight(procedure, index, geometry, svg, w, h, text, cw)
     if best is None:
-        scale = min(chart.min_scale, cw / w)
-        return Placement("above", data_url(svg), round(w * scale, 2), round(h * scale, 2), round(scale, 3), text, 3)
+        # Nothing fits by the estimates (a page with long tables or many gaps): the layout that
+        # takes the least height at the smallest readable scale, so that what follows keeps
+        # as much of the page as can be had.
+        return min(tight, key=lambda found: found[0])[1]
     factor = chart.min_scale / best.scale
     best.width, best.height, best.scale = round(best.width * factor, 2), round(best.height * factor, 2), chart.min_scale
     return best
+
+
+def _tight(procedure: model.Procedure, index: Index, geometry: Geometry, svg: bytes, w: float, h: float,
+           text: bool, cw: float) -> list[tuple[float, Placement]]:
+    """(height taken by chart and steps, layout) of a chart at the smallest readable scale (or
+    the page width): beside its steps when a column of steps fits beside it, and above them in
+    two or three columns."""
+    scale = min(geometry.chart.min_scale, cw / w)
+    width, height = w * scale, h * scale
+    found = []
+    beside = cw - width - geometry.column_gap_mm
+    if beside >= STEPS_MIN_MM:
+        found.append((max(height, steps_height(procedure, index, beside, 1, geometry)), "beside", 1))
+    for columns in (2, 3):
+        found.append((height + CAPTION_MM + steps_height(procedure, index, cw, columns, geometry), "above", columns))
+    return [(taken, Placement(mode, data_url(svg), round(width, 2), round(height, 2), round(scale, 3), text, columns))
+            for taken, mode, columns in found]
