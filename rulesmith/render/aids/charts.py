@@ -26,6 +26,9 @@ CAPTION_MM = 2
 SAFETY = 0.93  # the heights are estimates: keep a margin so a page never runs over
 MAX_SCALE = 1.25  # a small chart may grow to fill its page
 STEPS_MIN_MM = 62  # the narrowest column of numbered steps beside a chart
+# steps_height() is generous (it must keep a page from running over) by about this factor, as
+# measured on the games' aids; to compare layouts with each other (_tight) the likely height counts.
+STEPS_GENEROSITY = 1.3
 
 
 @dataclass
@@ -130,10 +133,11 @@ def _tight(procedure: model.Procedure, index: Index, geometry: Geometry, svg: by
     scale = min(geometry.chart.min_scale, cw / w)
     width, height = w * scale, h * scale
     found = []
+    likely = lambda width_mm, columns: steps_height(procedure, index, width_mm, columns, geometry) / STEPS_GENEROSITY  # noqa: E731
     beside = cw - width - geometry.column_gap_mm
     if beside >= STEPS_MIN_MM:
-        found.append((max(height, steps_height(procedure, index, beside, 1, geometry)), "beside", 1))
+        found.append((max(height, likely(beside, 1)), "beside", 1))
     for columns in (2, 3):
-        found.append((height + CAPTION_MM + steps_height(procedure, index, cw, columns, geometry), "above", columns))
+        found.append((height + CAPTION_MM + likely(cw, columns), "above", columns))
     return [(taken, Placement(mode, data_url(svg), round(width, 2), round(height, 2), round(scale, 3), text, columns))
             for taken, mode, columns in found]
