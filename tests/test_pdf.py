@@ -543,6 +543,64 @@ def test_markdown_list_markers_print_as_written(built):
     assert "+ one cargo lost per ship hit" in text
 
 
+def test_a_table_cell_of_several_paragraphs_prints_them_a_small_gap_apart_with_its_markers_last():
+    from rulesmith.render.aids.text import to_cell_html
+    from rulesmith.render.markup import table_cell
+
+    cell = str(to_cell_html(table_cell("First **part**.\n\nSecond [part](#x-a)."), "MARK"))
+    assert cell.startswith('<p class="cell-para">First <strong>part</strong>.</p><p class="cell-para">Second ')
+    assert cell.endswith(" MARK</p>") and "<br>" not in cell  # no empty line; the marker ends the last paragraph
+    assert str(to_cell_html("One line.", "MARK")) == "One line. MARK"
+    # a break inside a bold run is not between paragraphs: the cell stays as written
+    assert str(to_cell_html(table_cell("**a\n\nb**"))) == "<strong>a<br><br>b</strong>"
+
+
+def test_a_step_does_not_repeat_the_marker_of_a_gap_its_own_words_name():
+    import html
+
+    from rulesmith import affects
+    from rulesmith.render.aids.context import AidContext
+    from rulesmith.render.site import PageContext
+
+    found = 0
+    for item in check_content(ROOT / "content"):
+        aid, site = AidContext(item.game, item.index, set()), PageContext(item.game, item.index, page="")
+        for gap, place in affects.places(item.game, item.index):
+            if place.step is None:
+                continue
+            procedure = item.index.targets[place.key].item
+            node = next(n for n in procedure.nodes if n.id == place.step)
+            named = f"[[gap:{gap.id}]" in (node.text or "")
+            assert (gap.title in html.unescape(aid.step_gaps(procedure, node))) is not named, (procedure.id, node.id)
+            assert gap.title in html.unescape(site.step_gaps(procedure, node))  # the site's steps keep theirs
+            found += named
+    assert found, "no step of the games names a gap that affects it: the test tests nothing"
+
+
+def test_a_chart_that_fits_nowhere_takes_the_layout_of_least_height(tmp_path):
+    from rulesmith.render.aids import charts
+
+    geo = aidkinds.geometry()
+    item = next(c for c in check_content(ROOT / "content") if c.game.procedures)
+    procedure = max(item.game.procedures, key=lambda p: len(p.nodes))
+    paper = geo.papers[1]
+    placed = charts.place(procedure, item.index, paper, geo, tmp_path, 20, 1000)  # no room left at all
+    assert placed.scale <= round(geo.chart.min_scale, 3)
+
+    def taken(p):
+        likely = charts.steps_height(procedure, item.index, paper.content_width - (p.width + geo.column_gap_mm
+                                     if p.mode == "beside" else 0), p.steps_columns, geo) / charts.STEPS_GENEROSITY
+        return max(p.height, likely) if p.mode == "beside" else p.height + charts.CAPTION_MM + likely
+
+    # not taller than the old fallback (the last chart variant above three columns of steps)
+    variant = charts.to_dot(procedure, item.index, rankdir="LR", wrap=geo.chart.wrap, font_pt=geo.chart.font_pt,
+                            edge_pt=geo.chart.edge_pt, text=False, compact=True)
+    w, h = (v / PT_PER_MM for v in charts.size_pt(charts.render_svg(variant, tmp_path)))
+    scale = min(geo.chart.min_scale, paper.content_width / w)
+    old = charts.Placement("above", "", w * scale, h * scale, scale, False, 3)
+    assert taken(placed) <= taken(old) + 0.01
+
+
 def test_contents_page_numbers_lead_to_the_item(each):
     """Every line of a contents list names an item found on the page it gives."""
     wrong, checked = [], 0

@@ -26,6 +26,9 @@ CAPTION_MM = 2
 SAFETY = 0.93  # the heights are estimates: keep a margin so a page never runs over
 MAX_SCALE = 1.25  # a small chart may grow to fill its page
 STEPS_MIN_MM = 62  # the narrowest column of numbered steps beside a chart
+# steps_height() is generous (it must keep a page from running over) by about this factor, as
+# measured on the games' aids; to compare layouts with each other (_tight) the likely height counts.
+STEPS_GENEROSITY = 1.3
 
 
 @dataclass
@@ -84,14 +87,15 @@ def place(procedure: model.Procedure, index: Index, paper: Paper, geometry: Geom
           heading_mm: float, extras_mm: float) -> Placement:
     """The best layout of the procedure's chart on one page below its heading (`heading_mm`) and
     above what follows the steps (`extras_mm`: the tables it uses, its gaps): the first variant
-    whose node text prints at min_font_pt or more, beside its steps or above them."""
+    whose node text prints at min_font_pt or more, beside its steps or above them; when none
+    does, the layout that takes least height at min_font_pt."""
     chart = geometry.chart
     cw = paper.content_width
     ch = (paper.content_height - heading_mm - extras_mm - CAPTION_MM) * SAFETY
     gap = geometry.column_gap_mm
     variants = [("TB", chart.wrap, True), ("TB", chart.wrap_wide, True), ("LR", chart.wrap_wide, True),
                 ("TB", chart.wrap, False), ("LR", chart.wrap, False)]
-    best = None
+    tight = []  # every variant's layouts at the smallest readable scale, with the height they take
     for rankdir, wrap, text in variants:
         svg = render_svg(to_dot(procedure, index, rankdir=rankdir, wrap=wrap, font_pt=chart.font_pt,
                                 edge_pt=chart.edge_pt, text=text, compact=not text), cache)
@@ -107,16 +111,31 @@ def place(procedure: model.Procedure, index: Index, paper: Paper, geometry: Geom
                 options.append(("above", min(MAX_SCALE, cw / w, room / h), columns))
         # Of this variant's layouts, the one that prints largest (a small chart fills its page).
         for mode, scale, columns in sorted(options, key=lambda o: -o[1]):
-            candidate = Placement(mode, data_url(svg), round(w * scale, 2), round(h * scale, 2),
-                                  round(scale, 3), text, columns)
             if scale >= chart.min_scale:
-                return candidate
-            if best is None or scale > best.scale:
-                best = candidate
-    # Nothing fits readably: print at the smallest readable scale (the page tests will say so).
-    if best is None:
-        scale = min(chart.min_scale, cw / w)
-        return Placement("above", data_url(svg), round(w * scale, 2), round(h * scale, 2), round(scale, 3), text, 3)
-    factor = chart.min_scale / best.scale
-    best.width, best.height, best.scale = round(best.width * factor, 2), round(best.height * factor, 2), chart.min_scale
-    return best
+                return Placement(mode, data_url(svg), round(w * scale, 2), round(h * scale, 2),
+                                 round(scale, 3), text, columns)
+        tight += _tight(procedure, index, geometry, svg, w, h, text, cw)
+    # Nothing fits readably by the estimates (a page with long tables or many gaps): the layout
+    # that takes the least height at the smallest readable scale, so that what follows keeps as
+    # much of the page as can be had.
+    return min(tight, key=lambda found: found[0])[1]
+
+
+def _tight(procedure: model.Procedure, index: Index, geometry: Geometry, svg: bytes, w: float, h: float,
+           text: bool, cw: float) -> list[tuple[float, Placement]]:
+    """(height taken by chart and steps, layout) of a chart at the smallest readable scale (or
+    the page width): beside its steps when a column of steps fits beside it, and above them in
+    two or three columns."""
+    scale = min(geometry.chart.min_scale, cw / w)
+    width, height = w * scale, h * scale
+    found = []
+    # too wide for the page at the smallest readable scale: the last resort only (its text would print too small)
+    penalty = 1000 if scale < geometry.chart.min_scale else 0
+    likely = lambda width_mm, columns: steps_height(procedure, index, width_mm, columns, geometry) / STEPS_GENEROSITY  # noqa: E731
+    beside = cw - width - geometry.column_gap_mm
+    if beside >= STEPS_MIN_MM:
+        found.append((max(height, likely(beside, 1)), "beside", 1))
+    for columns in (2, 3):
+        found.append((height + CAPTION_MM + likely(cw, columns), "above", columns))
+    return [(taken + penalty, Placement(mode, data_url(svg), round(width, 2), round(height, 2), round(scale, 3), text, columns))
+            for taken, mode, columns in found]

@@ -58,6 +58,11 @@ class AidContext(PageContext):
                     marks.append(self.md(f"[[gap:{gap.id}]]"))
         return " ".join(marks)
 
+    def step_gaps(self, procedure: model.Procedure, node: model.Node) -> str:
+        """The markers of the gaps that affect a step, but those its own text names already:
+        on a procedure's page room is short, and the reader meets the gap in the step's words."""
+        return self.gaps_at(f"procedure:{procedure.id}", node.id, already=node.text or "")
+
     def icon(self, name: str) -> str:
         return titled(icon_html(self.index, name), self.index.icons[name]["label"])
 

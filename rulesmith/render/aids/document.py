@@ -17,7 +17,7 @@ from ..markup import plain_text
 from . import charts, contents, stamp
 from .context import AidContext, titled
 from .pagerefs import page_mention, pageref
-from .text import to_html, to_inline_html
+from .text import to_cell_html, to_html, to_inline_html
 
 TEMPLATES = templates()
 
@@ -35,6 +35,7 @@ def environment() -> jinja2.Environment:
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["html"] = to_html
     env.filters["inline_html"] = to_inline_html
+    env.filters["cell_html"] = to_cell_html
     env.filters["css_string"] = css_string
     env.globals["pageref"] = pageref
     env.globals["page_mention"] = page_mention
