@@ -243,7 +243,7 @@ def _site_inputs(docs: Path, config: Path, engine: str) -> str:
     """A digest of everything the engine builds the site from: the generated pages, PDFs and
     assets, the configuration, the engine, and the site templates (theme overrides)."""
     digest = hashlib.sha256(engine.encode() + b"\0" + config.read_bytes())
-    for folder in (docs, TEMPLATES / "site"):
+    for folder in (docs, TEMPLATES / "site", TEMPLATES / "theme"):
         for path in sorted(p for p in folder.rglob("*") if p.is_file()):
             digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
