@@ -25,7 +25,7 @@ from .problems import UsageError
 from .project import project_of_content, templates
 from .render import layout
 from .render.flowchart import render_svg, to_dot
-from .render.fonts import web_fonts
+from .render.fonts import font_face_css, web_fonts
 from .render.notfound import write_404
 from .render.search import write_search
 from .render.site import render_site
@@ -89,6 +89,8 @@ def static_files(cache: Path) -> dict[str, bytes]:
              for p in (TEMPLATES / "site" / "assets").rglob("*") if p.is_file()}
     for name, data in web_fonts(TEMPLATES / "fonts", cache / "fonts").items():
         files[f"assets/fonts/{name}"] = data
+    # The fonts' @font-face rules open the site's stylesheet (render/fonts.py: faces and their characters).
+    files["assets/rulesmith.css"] = font_face_css(TEMPLATES / "fonts").encode() + files["assets/rulesmith.css"]
     files["assets/fonts/LICENSE.txt"] = (TEMPLATES / "fonts" / "LICENSE.txt").read_bytes()
     return files
 
