@@ -83,14 +83,25 @@ def sync_tree(target: Path, files: dict[str, bytes]) -> None:
                 path.rmdir()
 
 
+# The site's own styles and scripts are each served as one file, their parts (templates/site/assets)
+# in this order: a phone's first page makes two requests for them, not eight (Lighthouse, issue 29).
+# The stylesheet opens with the fonts' @font-face rules (render/fonts.py).
+BUNDLES = {"assets/site.css": ["rulesmith.css", "walker.css", "botturn.css"],
+           "assets/site.js": ["search.js", "walker.js", "botturn.js", "rulesmith.js", "offline.js"]}
+
+
 def static_files(cache: Path) -> dict[str, bytes]:
-    """The site's assets, with WOFF2 subsets of the shipped fonts (the OTFs are for the PDFs)."""
-    files = {f"assets/{p.relative_to(TEMPLATES / 'site' / 'assets')}": p.read_bytes()
-             for p in (TEMPLATES / "site" / "assets").rglob("*") if p.is_file()}
+    """The site's assets: the bundles above, the vendored libraries, and WOFF2 subsets of the
+    shipped fonts (the OTFs are for the PDFs)."""
+    assets = TEMPLATES / "site" / "assets"
+    parts = {name for names in BUNDLES.values() for name in names}
+    files = {f"assets/{p.relative_to(assets).as_posix()}": p.read_bytes()
+             for p in assets.rglob("*") if p.is_file() and p.relative_to(assets).as_posix() not in parts}
+    for bundle, names in BUNDLES.items():
+        head = font_face_css(TEMPLATES / "fonts").encode() if bundle.endswith(".css") else b""
+        files[bundle] = head + b"\n".join(f"/* {name} */\n".encode() + (assets / name).read_bytes() for name in names)
     for name, data in web_fonts(TEMPLATES / "fonts", cache / "fonts").items():
         files[f"assets/fonts/{name}"] = data
-    # The fonts' @font-face rules open the site's stylesheet (render/fonts.py: faces and their characters).
-    files["assets/rulesmith.css"] = font_face_css(TEMPLATES / "fonts").encode() + files["assets/rulesmith.css"]
     files["assets/fonts/LICENSE.txt"] = (TEMPLATES / "fonts" / "LICENSE.txt").read_bytes()
     return files
 
