@@ -14,6 +14,7 @@ import datetime
 import difflib
 import sys
 import re
+import typing
 from dataclasses import dataclass, field as dc_field
 from pathlib import Path
 
@@ -27,7 +28,7 @@ from .load import SourceFile, display_path
 from .yamledit import EditError, append_record, flow_scalar, replace_scalar  # noqa: F401 (flow_scalar: tests)
 from .problems import Problem, Problems, RulesmithError, nearest
 
-SOURCE_KINDS = ("publisher-faq", "reader-report", "transcription-fix")
+SOURCE_KINDS = typing.get_args(model.ErratumSource.model_fields["kind"].annotation)
 LIST_TYPES = ("ref-list", "text-list", "string-list", "integer-list")
 ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
@@ -95,15 +96,20 @@ def configure(parser) -> None:
     add.add_argument("field", help=f"the value it changes: {ERRATUM_FIELDS}; a bare <field> means fields.<field>")
     add.add_argument("new_value", metavar="new-value",
                      help="the corrected value, converted to the field's type (integer, boolean, text …)")
-    add.add_argument("--source", dest="source_kind", required=True, choices=SOURCE_KINDS,
-                     help="where the erratum comes from")
-    add.add_argument("--description", required=True,
-                     help='the source, e.g. "Publisher FAQ v2" or "Reader report on the forum"')
-    add.add_argument("--url", help="https:// link to the source")
+    add_source_arguments(add, record="erratum", kinds=SOURCE_KINDS, url_required=False,
+                         description_example='"Publisher FAQ v2" or "Reader report on the forum"')
     add.add_argument("--note", required=True, help="what changed and why (Markdown, shown in the changelog)")
-    add.add_argument("--date", help="date of the erratum, YYYY-MM-DD (default: today)")
     add.add_argument("--id", dest="erratum_id", help="erratum id (default: the next e1, e2 …)")
     add.set_defaults(run=cmd_add)
+
+
+def add_source_arguments(parser, *, record: str, kinds, url_required: bool, description_example: str) -> None:
+    """The options every recorded change shares (errata and rulings): who said it, where, when."""
+    parser.add_argument("--source", dest="source_kind", required=True, choices=kinds,
+                        help=f"where the {record} comes from")
+    parser.add_argument("--description", required=True, help=f"the source, e.g. {description_example}")
+    parser.add_argument("--url", required=url_required, help=f"https:// link to where the {record} is published")
+    parser.add_argument("--date", help=f"date of the {record}, YYYY-MM-DD (default: today)")
 
 
 def parse_date(text: str | None, error=None) -> datetime.date | None:

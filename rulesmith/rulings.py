@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import model
-from .errata import ID, ErrataError, RefusingParser, _resolve_target, _write, check_one_game, parse_date
+from .errata import (ID, ErrataError, RefusingParser, _resolve_target, _write, add_source_arguments, check_one_game,
+                     parse_date)
 from .load import display_path
 from .model import RulingSource
 from .problems import nearest
@@ -54,10 +55,8 @@ def configure(parser) -> None:
                           "or a bare id when it is unique in the game; several may be given")
     add.add_argument("--question", required=True, help="the question as asked (Markdown, [[kind:id]] references)")
     add.add_argument("--answer", required=True, help="the answer as given (Markdown, [[kind:id]] references)")
-    add.add_argument("--source", dest="source_kind", required=True, choices=SOURCE_KINDS, help="who answered")
-    add.add_argument("--description", required=True, help='the source, e.g. "Publisher FAQ v2, question 4"')
-    add.add_argument("--url", required=True, help="https:// link to where the answer is published")
-    add.add_argument("--date", help="date of the ruling, YYYY-MM-DD (default: today)")
+    add_source_arguments(add, record="ruling", kinds=SOURCE_KINDS, url_required=True,
+                         description_example='"Publisher FAQ v2, question 4"')
     add.add_argument("--supersedes", help="id of an earlier ruling this one replaces")
     add.add_argument("--id", dest="ruling_id", help="ruling id (default: the next r1, r2 …)")
     add.set_defaults(run=cmd_add)
