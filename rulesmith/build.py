@@ -42,7 +42,8 @@ class Progress:
     (logs, CI, -q)."""
 
     def __init__(self, quiet: bool):
-        self.quiet, self.timings = quiet or not log.isEnabledFor(logging.INFO), {}
+        self.quiet = quiet or not log.isEnabledFor(logging.INFO)
+        self.timings: dict[str, float] = {}
         self.live = not self.quiet and sys.stderr.isatty()
         self.current = ""
 
@@ -147,7 +148,8 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
     write_schema(project.schema / "content.schema.json", [c.game for c in checked])
     with progress.step("flowcharts"):
         charts = flowcharts(checked, cache)
-    downloads, aids = [], {}
+    downloads: list[dict] = []
+    aids: dict[str, bytes] = {}
     if pdfs:
         from .render.pdf import build_aids
 

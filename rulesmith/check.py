@@ -6,10 +6,12 @@ Each rule reports every offending place at once, with file:line:column and a hin
 from __future__ import annotations
 
 import datetime
+import logging
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from . import affects, aidkinds, fieldtypes, model, outcomes, ranges, text_safety, turn
+from . import affects, aidkinds, fieldtypes, model, outcomes, ranges, tablerules, text_safety, turn
 from .fieldtypes import field_type
 from .condensed import condition_problems, unfaithful_numbers
 from .items import all_items
@@ -19,24 +21,37 @@ from .link import Index, texts
 from .problems import Problems, nearest
 from .source_map import check_source_map
 
+log = logging.getLogger(__name__)
 STATUSES = fieldtypes.STATUSES
 RAW_HTML = re.compile(r"<[A-Za-z/!?]")
 
 
+@dataclass(frozen=True)
+class CheckInput:
+    """What every check is given: the linked game, its index, where problems go, and today's date."""
+
+    game: Game
+    index: Index
+    problems: Problems
+    today: datetime.date
+
+
+@dataclass(frozen=True)
+class Check:
+    """One named check of `rulesmith check`: what it proves, and how."""
+
+    name: str
+    proves: str
+    run: Callable[[CheckInput], None]
+
+
 def check_game(game: Game, index: Index, problems: Problems, today: datetime.date | None = None) -> None:
-    check_modules_and_sources(game, problems)
-    check_declarations(game, problems)
-    check_texts(game, problems)
-    check_entities(game, index, problems)
-    check_tables(game, index, problems)
-    check_procedures(game, problems)
-    turn.check_bot(game, problems)
-    check_examples(game, index, problems)
-    check_errata(game, index, problems, today or datetime.date.today())
-    check_rulings(game, index, problems, today or datetime.date.today())
-    check_source_map(game, index, problems)
-    check_aids(game, index, problems)
-    affects.check(game, index, problems)
+    """Every check of CHECKS over one game, in order; each adds its problems to `problems`."""
+    given = CheckInput(game, index, problems, today or datetime.date.today())
+    for check in CHECKS:
+        before = len(problems)
+        check.run(given)
+        log.debug("check %s (%s): %s: %d problem(s)", check.name, check.proves, game.id, len(problems) - before)
 
 
 def _items_with_module(game: Game):
@@ -70,7 +85,8 @@ def check_modules_and_sources(game: Game, problems: Problems) -> None:
 def check_declarations(game: Game, problems: Problems) -> None:
     """Kind fields and table columns: unique ids, `to:` naming a declared kind."""
     kinds = {k.id for k in game.kinds} | {"kind"}  # `to: kind` refers to the kinds themselves
-    owners = [(k, "kind", k.id, "fields", k.fields) for k in game.kinds]
+    owners: list[tuple[model.Located, str, str, str, Sequence[model.FieldDef | model.Column]]] = [
+        (k, "kind", k.id, "fields", k.fields) for k in game.kinds]
     owners += [(t, "table", t.id, "columns", t.columns) for t in game.tables]
     for owner, what, owner_id, attr, specs in owners:
         seen = set()
@@ -99,7 +115,7 @@ def check_texts(game: Game, problems: Problems) -> None:
         match = model.refused_plain_text(text.value)
         if match:
             problems.add(text.item._file.find_text(text.item._path + text.path, match.group(0)),
-                         model.plain_text_problem(text.value), PLAIN_TEXT_HINT)
+                         model.refused_message(match), PLAIN_TEXT_HINT)
     for text in texts(game):
         base = text.item._path + text.path
         for match in SHALLOW_NESTED_LIST.finditer(text.value):
@@ -138,8 +154,7 @@ def check_value(value, spec, index: Index, where, problems: Problems, label: str
         if not kind.accepts(value):
             problems.add(where, f"{label} must be a list", kind.hint(value))
             return
-        item_spec = model.Column(id="item", title="item", type=kind.item.name, to=spec.to, min=spec.min,
-                                 max=spec.max, values=spec.values)
+        item_spec = spec.model_copy(update={"type": kind.item.name})  # each item: the declaration, of the item type
         for i, item in enumerate(value):
             check_value(item, item_spec, index, at(i) if at else where, problems, label)
         return
@@ -161,26 +176,20 @@ def check_value(value, spec, index: Index, where, problems: Problems, label: str
 
 
 def check_range_keys(table: model.Table, problems: Problems) -> None:
-    """A column of range keys: no two ranges share a number and, with a `contiguous` rule, no
-    number between the first and the last range is left out."""
-    contiguous = {rule.column: n for n, rule in enumerate(table.rules) if rule.rule == "contiguous"}
+    """A column of range keys: no two ranges share a number (the gaps: the rule `contiguous`)."""
     for c, column in enumerate(table.columns):
         if column.type != "range":
-            if column.id in contiguous:
-                problems.add(table.where("rules", contiguous[column.id], "column"),
-                             f"rule 'contiguous': column '{column.id}' is not of type range",
-                             "declare the column `type: range` (row keys such as \"4+\" or \"3-5\")")
             continue
         rows = [(r, plain(row[c])) for r, row in enumerate(table.rows) if c < len(row) and plain(row[c]) is not None]
         valid = [(r, key) for r, key in rows if ranges.is_range(key)]  # the others: check_value
-        for position, message, hint in ranges.problems([key for _, key in valid], column.id in contiguous):
+        for position, message, hint in ranges.problems([key for _, key in valid]):
             problems.add(table.where("rows", valid[position][0], c), f"table '{table.id}': {message}", hint)
 
 
 def check_entities(game: Game, index: Index, problems: Problems) -> None:
     kinds = {k.id: k for k in game.kinds}
     for entity in game.entities:
-        kind = kinds.get(entity.kind)
+        kind = kinds.get(entity.kind) if entity.kind is not None else None
         if kind is None:
             continue  # reported by link
         declared = {f.id: f for f in kind.fields}
@@ -205,22 +214,6 @@ def check_entities(game: Game, index: Index, problems: Problems) -> None:
                          "fix the count or remove the extra entities")
 
 
-def _ordered(values, rule):
-    pairs = list(zip(values, values[1:], strict=False))
-    compare = {"non-decreasing": lambda a, b: a <= b, "non-increasing": lambda a, b: a >= b,
-               "increasing": lambda a, b: a < b, "decreasing": lambda a, b: a > b}[rule]
-    return [i + 1 for i, (a, b) in enumerate(pairs) if not compare(a, b)]
-
-
-def _of_column_type(value, column) -> bool:
-    """Whether a cell's value has its column's type (so a table rule can compare it)."""
-    return value is not None and field_type(column.type).accepts(value)
-
-
-def _number(value) -> str:
-    return field_type("number").shown(value)
-
-
 def check_tables(game: Game, index: Index, problems: Problems) -> None:
     tables = {t.id: t for t in game.tables}
     kinds = {k.id: k for k in game.kinds}
@@ -228,7 +221,7 @@ def check_tables(game: Game, index: Index, problems: Problems) -> None:
         columns = [c.id for c in table.columns]
         if len(set(columns)) != len(columns):
             problems.add(table.where("columns"), "duplicate column ids", "give every column its own id")
-        keys = {}
+        keys: dict[object, int] = {}
         for r, row in enumerate(table.rows):
             if len(row) != len(columns):
                 problems.add(table.where("rows", r), f"row has {len(row)} cells but the table has "
@@ -245,101 +238,13 @@ def check_tables(game: Game, index: Index, problems: Problems) -> None:
                              "the first column identifies the row; make it unique")
             keys.setdefault(key, r)
         check_range_keys(table, problems)
-        for n, rule in enumerate(table.rules):
-            where = table.where("rules", n)
-            if rule.rule == "contiguous" and rule.column in columns:
-                continue  # check_range_keys
-            if rule.column not in columns:
-                problems.add(table.where("rules", n, "column"), f"rule '{rule.rule}': no column '{rule.column}'",
-                             nearest(rule.column, columns) or "columns: " + ", ".join(columns))
-                continue
-            c = columns.index(rule.column)
-            rows = [row for row in table.rows if len(row) == len(columns)
-                    and plain(row[0]) not in rule.except_]
-            # (row number in the table, key, value) of every cell the rule holds over
-            # A cell of the wrong type is reported by check_value; the rule holds over the others.
-            known = [(table.rows.index(row), plain(row[0]), plain(row[c])) for row in rows
-                     if _of_column_type(plain(row[c]), table.columns[c])]
-            message, first_bad = None, None
-            if rule.rule in ("non-decreasing", "non-increasing", "increasing", "decreasing"):
-                try:
-                    bad = [known[i] for i in _ordered([v for _, _, v in known], rule.rule)]
-                except TypeError:
-                    bad, message = [], f"rule '{rule.rule}' needs comparable values in '{rule.column}'"
-                if bad:
-                    message = (f"table rule broken: '{rule.column}' is not {rule.rule} at row(s) "
-                               + ", ".join(repr(k) for _, k, _ in bad))
-                    first_bad = bad[0][0]
-            elif rule.rule == "unique":
-                seen, repeats = set(), []
-                for r, _k, v in known:
-                    same = repr(v) if isinstance(v, (list, dict)) else v  # a list cell: its type is reported by check_value
-                    (repeats.append((r, v)) if same in seen else seen.add(same))
-                if repeats:
-                    message = f"table rule broken: '{rule.column}' repeats {', '.join(sorted({repr(v) for _, v in repeats}))}"
-                    first_bad = repeats[0][0]
-            elif rule.rule == "range":
-                bad = [(r, k) for r, k, v in known
-                       if rule.min is not None and v < rule.min or rule.max is not None and v > rule.max]
-                if bad:
-                    message = f"table rule broken: '{rule.column}' out of range at row(s) {', '.join(repr(k) for _, k in bad)}"
-                    first_bad = bad[0][0]
-            elif rule.rule == "sum":
-                total = sum(v for _, _, v in known)
-                if rule.equals is None or total != rule.equals:
-                    message = f"table rule broken: '{rule.column}' sums to {_number(total)}, expected {_number(rule.equals)}"
-            elif rule.rule == "matches":
-                other = tables.get(rule.table or "")
-                if other is None:
-                    problems.add(table.where("rules", n, "table"), f"rule 'matches': unknown table '{rule.table}'",
-                                 nearest(rule.table or "", tables) or "name a table of this game")
-                    continue
-                other_columns = [col.id for col in other.columns]
-                oc = rule.other_column or rule.column
-                if oc not in other_columns:
-                    problems.add(where, f"rule 'matches': table '{other.id}' has no column '{oc}'",
-                                 nearest(oc, other_columns))
-                    continue
-                theirs = {plain(row[0]): plain(row[other_columns.index(oc)]) for row in other.rows
-                          if len(row) == len(other_columns)}
-                bad = [(r, k) for r, k, v in known if k in theirs and theirs[k] != v]
-                only = sorted(map(repr, set(k for _, k, _ in known) ^ set(theirs)))
-                if bad or only:
-                    message = (f"table rule broken: '{rule.column}' does not match {other.id}.{oc}"
-                               + (f" at row(s) {', '.join(repr(k) for _, k in bad)}" if bad else "")
-                               + (f"; keys in only one table: {', '.join(only)}" if only else ""))
-                    first_bad = bad[0][0] if bad else None
-            elif rule.rule == "entity-count":
-                if rule.kind_column not in columns:
-                    problems.add(where, "rule 'entity-count' needs kind_column naming a column of kind ids",
-                                 nearest(rule.kind_column or "", columns))
-                    continue
-                kc = columns.index(rule.kind_column)
-                for row in rows:
-                    kind_id, count = plain(row[kc]), plain(row[c])
-                    if isinstance(count, str) and count.strip().isdigit():
-                        count = int(count)  # quantities kept as printed text, e.g. "40"
-
-                    if kind_id is None or not isinstance(kind_id, str):
-                        continue  # not a kind id: its type is reported by check_value
-                    kind = kinds.get(kind_id)
-                    if kind is None:
-                        problems.add(table.where("rows", table.rows.index(row), kc), f"unknown kind '{kind_id}'",
-                                     nearest(str(kind_id), kinds))
-                    elif kind.count != count:
-                        problems.add(table.where("rows", table.rows.index(row), c),
-                                     f"table rule broken: {count} {kind.plural} here, but kind '{kind.id}' declares count {kind.count}",
-                                     "make the component count and the kind's count agree")
-            if message:  # at the first row that breaks the rule, naming the rule's own line
-                at = where if first_bad is None else table.where("rows", first_bad, c)
-                rule_line = f" (rule '{rule.rule}' at line {where[1]})" if first_bad is not None else ""
-                problems.add(at, message + rule_line,
-                             "fix the data, or list the row under `except:` with an unverified cell")
+        for found in tablerules.check(table, tables, kinds):
+            problems.add(table.where(*found.path), found.message, found.hint)
 
 
 def check_procedures(game: Game, problems: Problems) -> None:
     for procedure in game.procedures:
-        nodes = {}
+        nodes: dict[str, model.Node] = {}
         for node in procedure.nodes:
             if node.id in nodes:
                 problems.add(node.where("id"), f"duplicate node id '{node.id}' in procedure '{procedure.id}'", "rename one")
@@ -396,9 +301,9 @@ def check_procedures(game: Game, problems: Problems) -> None:
         if not ends:
             problems.add(procedure.where("nodes"), f"procedure '{procedure.id}' has no end node",
                          "add a node with type: end")
-        reverse = {}
-        for source, targets in edges.items():
-            for target in targets:
+        reverse: dict[str, list[str]] = {}
+        for source, following in edges.items():
+            for target in following:
                 reverse.setdefault(target, []).append(source)
         can_end = set()
         for end in ends | dangling:
@@ -522,7 +427,7 @@ def same_value(a, b) -> bool:
 def check_errata(game: Game, index: Index, problems: Problems, today: datetime.date) -> None:
     """Every record names an existing value; the latest record of each value equals the data,
     and earlier records of the same value chain into it (each one's new is the next one's old)."""
-    seen = {}
+    seen: dict[str, model.Erratum] = {}
     chains: dict[tuple[str, str], list[tuple[model.Erratum, object]]] = {}
     for erratum in game.errata:
         if erratum.id in seen:
@@ -668,3 +573,31 @@ def check_aids(game: Game, index: Index, problems: Problems) -> None:
 def own_entries(plan: model.AidPlan) -> frozenset:
     """Keys of everything an aid plan prints as an entry of its own."""
     return frozenset(entry.show for part in ("sequence", "setup", "body") for entry in getattr(plan, part))
+
+
+# The checks `rulesmith check` runs, in order: a new check is one entry.
+CHECKS: tuple[Check, ...] = (
+    Check("modules", "every module and source an item names is declared", lambda c: check_modules_and_sources(c.game, c.problems)),
+    Check("declarations", "kind fields and table columns have their own ids and name declared kinds",
+          lambda c: check_declarations(c.game, c.problems)),
+    Check("texts", "content text carries no raw HTML, no markup in plain text and only https links", lambda c: check_texts(c.game, c.problems)),
+    Check("entities", "every field is declared and of its type; required fields are there; kind counts hold",
+          lambda c: check_entities(c.game, c.index, c.problems)),
+    Check("tables", "rows are as wide as the columns, keys unique, cells of their types, the table rules hold",
+          lambda c: check_tables(c.game, c.index, c.problems)),
+    Check("procedures", "every procedure is a graph whose nodes are reached and reach an end",
+          lambda c: check_procedures(c.game, c.problems)),
+    Check("bot", "the bot's turn and state name procedures, tables and values that exist",
+          lambda c: turn.check_bot(c.game, c.problems)),
+    Check("examples", "every worked example recomputes to its printed result, or an erratum explains why not",
+          lambda c: check_examples(c.game, c.index, c.problems)),
+    Check("errata", "every erratum names a value, the data equals its latest record, records chain",
+          lambda c: check_errata(c.game, c.index, c.problems, c.today)),
+    Check("rulings", "every ruling is about existing items, dated, with successors that exist",
+          lambda c: check_rulings(c.game, c.index, c.problems, c.today)),
+    Check("source-map", "with the rulebook texts found, every line of them is mapped to the items that carry it (else a warning)",
+          lambda c: check_source_map(c.game, c.index, c.problems)),
+    Check("aids", "the aid plans show items that exist, and condensed wording keeps numbers and conditions",
+          lambda c: check_aids(c.game, c.index, c.problems)),
+    Check("gap-markers", "every gap's `affects` names places that exist", lambda c: affects.check(c.game, c.index, c.problems)),
+)

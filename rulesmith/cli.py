@@ -6,6 +6,7 @@ import argparse
 import logging
 import os
 import sys
+import typing
 import time
 from pathlib import Path
 
@@ -79,6 +80,10 @@ def cmd_new(args) -> int:
     return 0
 
 
+@typing.overload
+def _output(given: str | None, default: Path) -> Path: ...
+@typing.overload
+def _output(given: str | None, default: None) -> Path | None: ...
 def _output(given: str | None, default: Path | None) -> Path | None:
     """An output path: as given (relative to the current folder, as a shell user expects), or the
     project's default (relative to the project, wherever the command runs)."""
@@ -108,7 +113,7 @@ def _global_options(parser: argparse.ArgumentParser, top: bool) -> None:
 class _Stderr(logging.StreamHandler):
     """Writes to whatever sys.stderr is when a record comes (a test or a caller may replace it)."""
 
-    @property  # type: ignore[override]
+    @property
     def stream(self):
         return sys.stderr
 

@@ -190,7 +190,9 @@ def snapshot(game: Game) -> Snapshot:
             continue  # errata and rulings are the changelog itself, compared record by record
         exclude = {"sections"} if item_type.prefix == "rule" else {"rows"} if item_type.prefix == "table" else None
         values = flatten(item.model_dump(by_alias=True, exclude=exclude))
-        label, titles, rows = item_type.label, {}, {}
+        label = item_type.label
+        titles: dict[str, str] = {}
+        rows: dict[str, dict] = {}
         if item_type.prefix == "entity":
             label = kind_names.get(item.kind, item.kind or item_type.label)
             kind = game.kind(item.kind) if item.kind else None
@@ -266,7 +268,9 @@ def diff_snapshots(old: dict[str, Snapshot], new: dict[str, Snapshot]) -> list[G
         before, after = old.get(game_id), new.get(game_id)
         if before is None or after is None:
             status = "added" if before is None else "removed"
-            shown = after or before
+            shown = after if after is not None else before
+            if shown is None:
+                continue  # a game id of neither: not reached (the ids come from the two dicts)
             diff = GameDiff(game_id, shown.name, status)
             items = shown.items.values()
             diff.items = [ItemDiff(status, i.key, i.label, i.name) for i in items if not i.key.startswith("game:")]
@@ -278,10 +282,12 @@ def diff_snapshots(old: dict[str, Snapshot], new: dict[str, Snapshot]) -> list[G
         diff = GameDiff(game_id, after.name, "changed")
         for key in list(after.items) + [k for k in before.items if k not in after.items]:
             a, b = before.items.get(key), after.items.get(key)
-            if a is None:
+            if a is None and b is not None:
                 diff.items.append(ItemDiff("added", key, b.label, b.name))
-            elif b is None:
+            elif b is None and a is not None:
                 diff.items.append(ItemDiff("removed", key, a.label, a.name))
+            elif a is None or b is None:
+                continue  # a key of neither: not reached (the keys come from the two snapshots)
             else:
                 changes = compare_values(a, b)
                 renamed = any(c.path in NAME_FIELDS for c in changes)
@@ -365,7 +371,7 @@ def text_delta(old: str, new: str, context: int = 6) -> list[tuple[str, str]]:
     """The words that changed between two texts, with a little context: [(op, words)], op in
     ' ' (same), '-' (removed), '+' (added), '…' (skipped)."""
     a, b = old.split(), new.split()
-    parts = []
+    parts: list[tuple[str, str]] = []
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if op == "equal":
             same = a[i1:i2]
@@ -388,15 +394,20 @@ def text_delta(old: str, new: str, context: int = 6) -> list[tuple[str, str]]:
     return parts
 
 
-def _long_text(change: Change) -> bool:
-    return isinstance(change.old, str) and isinstance(change.new, str) and \
-        (len(change.old) > 60 or len(change.new) > 60 or "\n" in change.old.strip() or "\n" in change.new.strip())
+def _long_texts(change: Change) -> tuple[str, str] | None:
+    """(old, new) when a change is of a long or multi-line text (shown word by word), else None."""
+    old, new = change.old, change.new
+    if isinstance(old, str) and isinstance(new, str) and \
+            (len(old) > 60 or len(new) > 60 or "\n" in old.strip() or "\n" in new.strip()):
+        return old, new
+    return None
 
 
 def _change_text(change: Change) -> str:
-    if _long_text(change):
+    texts = _long_texts(change)
+    if texts is not None:
         marks = {" ": "{}", "-": "[-{}-]", "+": "{{+{}+}}", "…": "…"}
-        return " ".join(marks[op].format(words) for op, words in text_delta(change.old, change.new))
+        return " ".join(marks[op].format(words) for op, words in text_delta(*texts))
     return f"{show(change.old)} → {show(change.new)}"
 
 
@@ -448,10 +459,11 @@ def _md_value(value) -> str:
 
 
 def _md_change(change: Change) -> str:
-    if _long_text(change):
+    texts = _long_texts(change)
+    if texts is not None:
         marks = {" ": "{}", "-": "~~{}~~", "+": "**{}**", "…": "…"}
         return " ".join(marks[op].format(_md(words)) if words else marks[op]
-                        for op, words in text_delta(change.old, change.new))
+                        for op, words in text_delta(*texts))
     if change.old is None:
         return f"added: {_md_value(change.new)}"
     if change.new is None:

@@ -183,7 +183,7 @@ def add_erratum(content_dir: Path, game_id: str, target: str, field: str, new_va
                           + (f" ({nearest(game_id, games)})" if nearest(game_id, games) else
                              f" (games: {', '.join(sorted(games)) or 'none'})"))
     game, index, before = check_one_game(content_dir, folder, today)
-    if game is None:
+    if game is None or index is None:
         raise ErrataError(f"game '{game_id}' does not load; fix these first", before.sorted())
 
     key = _resolve_target(index, target, game_id)
@@ -222,9 +222,9 @@ def add_erratum(content_dir: Path, game_id: str, target: str, field: str, new_va
         _write(data_path, data_after)
         _write(errata_path, errata_after)
         game_after, index_after, after = check_one_game(content_dir, folder, today)
-        if after:
-            was = {(p.file, p.message) for p in before.items}
-            new_count = sum((p.file, p.message) not in was for p in after.items)
+        if after or game_after is None or index_after is None:  # a game that does not load has problems
+            known = {(p.file, p.message) for p in before.items}
+            new_count = sum((p.file, p.message) not in known for p in after.items)
             if new_count == 0:
                 reason = (f"game '{game_id}' does not check: {len(after)} problem(s), all there before this "
                           "erratum; fix them first (`rulesmith check`)")
@@ -234,7 +234,7 @@ def add_erratum(content_dir: Path, game_id: str, target: str, field: str, new_va
             raise ErrataError(f"erratum not applied: {reason}; both files are restored", after.sorted())
     except BaseException:
         _write(data_path, data_before)
-        if created:
+        if errata_before is None:  # the record created errata.yaml
             errata_path.unlink(missing_ok=True)
         else:
             _write(errata_path, errata_before)
@@ -290,8 +290,9 @@ def fields_of(game: Game, item) -> list[str]:
     """The field names an erratum of this item can use (for hints)."""
     found = [name for name in ("name", "title", "term", "text", "body", "description", "definition")
              if name in type(item).model_fields]
-    if isinstance(item, model.Entity) and game.kind(item.kind):
-        found += [f"fields.{f.id}" for f in game.kind(item.kind).fields]
+    kind = game.kind(item.kind) if isinstance(item, model.Entity) else None
+    if kind is not None:
+        found += [f"fields.{f.id}" for f in kind.fields]
     if isinstance(item, model.Table):
         found += [f"rows.<key>.{c.id}" for c in item.columns[1:]]
     if isinstance(item, model.Procedure):

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
-from . import model
+from . import model, tablerules
 from .expressions import FUNCTIONS
 from .problems import UsageError, nearest
 
@@ -42,7 +42,7 @@ def _field_types() -> str:
 
 
 def _table_rules() -> str:
-    return "Table rules (`rule:`):\n\n" + "\n".join(f"- `{name}`: {text}" for name, text in model.TABLE_RULES.items())
+    return tablerules.reference()
 
 
 def _aid_kinds() -> str:
@@ -57,6 +57,13 @@ def _aid_kinds() -> str:
         + (f"; at most {k.budget.get('pages', 0)} pages" + (f" + {k.budget['per_procedure']} per procedure"
            if k.budget.get("per_procedure") else "") if k.budget else "; no page budget") + "."
         for k in aidkinds.kinds())
+
+
+def _checks() -> str:
+    from .check import CHECKS  # check.py reads the game, which reads this module's hints
+
+    return "What `rulesmith check` proves of every game, in this order, after the files are read:\n\n" + "\n".join(
+        f"- {check.proves[0].upper()}{check.proves[1:]}." for check in CHECKS)
 
 
 def _functions() -> str:
@@ -94,7 +101,7 @@ the line most of what the check would. Every file of a game starts with its game
 # yaml-language-server: $schema=../../schema/<game>.schema.json
 ```
 
-(`../../../schema/…` in a subfolder).""", (model.ContentFile,)),
+(`../../../schema/…` in a subfolder).""", (model.ContentFile,), after=_checks),
     Topic("references", "Ids and references", """\
 Ids are lower-case `kebab-case` (`[a-z0-9]+(-[a-z0-9]+)*`), unique per game within their
 namespace. A reference is written inside any text as
@@ -162,9 +169,11 @@ game:
     Topic("modules", "`modules`", """\
 The modules of the game (base game, expansions, optional rules), in `game.yaml`. Entities,
 tables, procedures, examples, terms, gaps and rules sections name the module they belong to with
-`module:` (or the file's `defaults: {module: …}`); a field of a kind can apply only with a module
-too (see `kinds`). An item without a module applies with every module; in a game with more than
-one module, `rulesmith check` counts such items so that none is left out by mistake.""",
+`module:` (or the file's `defaults: {module: …}`); a subsection without one belongs to the module
+of its section. A field of a kind can apply only with a module too (see `kinds`). An item
+without a module applies with every module; in a game with more than
+one module, `rulesmith check` counts such items so that none is left out by mistake (glossary
+terms and gaps, which may concern the whole game, are not counted).""",
           (model.Module,), example="""\
 modules:
   - {id: base, name: "Base game"}

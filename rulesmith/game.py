@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pydantic
+from pydantic_core import ErrorDetails
 
 from . import model
 from .formatref import see, topic_of_key
@@ -69,7 +70,15 @@ class Game:
     def id(self) -> str:
         return self.info.id
 
-    def kind(self, kind_id: str) -> model.Kind | None:
+    def kind_of(self, entity: model.Entity) -> model.Kind:
+        """An entity's kind, in a game that passed the check (every entity's kind is declared)."""
+        kind = self.kind(entity.kind)
+        if kind is None:
+            raise LookupError(f"entity '{entity.id}' has no declared kind (the game has not passed `rulesmith check`)")
+        return kind
+
+    def kind(self, kind_id: str | None) -> model.Kind | None:
+        """The declared kind of that id (None for an entity whose kind is not given: reported by link)."""
         return next((k for k in self.kinds if k.id == kind_id), None)
 
     def entities_of(self, kind_id: str) -> list[model.Entity]:
@@ -83,6 +92,21 @@ class Game:
                 yield from walk(sub, page)
         for top in self.sections:
             yield from walk(top, top)
+
+    @functools.cached_property
+    def _section_parents(self) -> dict[int, model.Section]:
+        """id() of a subsection -> the section it is written in."""
+        return {id(sub): section for section, _page in self.all_sections() for sub in section.sections}
+
+    def module_of(self, item) -> str | None:
+        """The module an item belongs to: its own `module` (or its file's default); a subsection
+        without one belongs to the module of the section it is written in. The one place that
+        decides it (the check's note on items without a module asks it)."""
+        module = getattr(item, "module", None)
+        parent = self._section_parents.get(id(item)) if isinstance(item, model.Section) else None
+        while module is None and parent is not None:
+            module, parent = parent.module, self._section_parents.get(id(parent))
+        return module
 
     @functools.cached_property
     def section_pages(self) -> dict[str, str]:
@@ -151,18 +175,18 @@ def load_game(folder: Path, problems: Problems, root: Path) -> Game | None:
         else:
             invalid_ids |= _ids(source.data)
             failed.add(path)
-    info_files = [(s, c) for s, c in parsed if c.game is not None]
+    info_files = [(s, c, c.game) for s, c in parsed if c.game is not None]
     if not info_files:
         if folder / "game.yaml" not in failed:  # else its own error says why (a bad date, a tab …)
             problems.add((str(display_path(folder / "game.yaml")), 1, 1), "game.yaml has no `game:` section",
                          "add `game:` with id, name, data_version and sources (see `rulesmith format game`)")
         return None
-    game = Game(folder=folder, info=info_files[0][1].game, unreadable=unreadable, invalid_ids=invalid_ids,
+    game = Game(folder=folder, info=info_files[0][2], unreadable=unreadable, invalid_ids=invalid_ids,
                 unread_text=unread_text)
-    for _source, content in info_files[1:]:
-        problems.add(content.game.where(), "`game:` may appear only once, in game.yaml",
+    for _source, _content, info in info_files[1:]:
+        problems.add(info.where(), "`game:` may appear only once, in game.yaml",
                      f"remove it here; it is defined in {info_files[0][0].path}")
-    if info_files[0][1].game.id != folder.name:
+    if game.info.id != folder.name:
         problems.add(game.info.where("id"), f"game id '{game.info.id}' differs from its folder '{folder.name}'",
                      f"use id: {folder.name}")
     for source, content in parsed:
@@ -245,9 +269,9 @@ def _apply_defaults(content: model.ContentFile) -> None:
                 item.source = defaults.source
 
 
-def _model_at(loc: tuple):
+def _model_at(loc: tuple) -> type[pydantic.BaseModel] | None:
     """The pydantic model class that holds the field at loc (for 'did you mean' hints)."""
-    current = model.ContentFile
+    current: type[pydantic.BaseModel] | None = model.ContentFile
     for part in loc[:-1]:
         if isinstance(part, int) or current is None:
             continue
@@ -268,7 +292,7 @@ def _inner_model(annotation):
     return None
 
 
-def _report(source: SourceFile, item: dict, problems: Problems) -> None:
+def _report(source: SourceFile, item: ErrorDetails, problems: Problems) -> None:
     loc = tuple(part for part in item["loc"] if not (isinstance(part, str) and part[:1].isupper()))
     kind, value = item["type"], item.get("input")
     name = loc[-1] if loc else ""
@@ -306,9 +330,8 @@ def _report(source: SourceFile, item: dict, problems: Problems) -> None:
     elif kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
         problems.add(source.where(loc), f"'{name}' is out of range: {item['msg'].lower()}",
                      "write a number " + item["msg"].lower().removeprefix("input should be "))
-    elif kind == "value_error" and isinstance(value, str) and model.refused_plain_text(value):
-        problems.add(source.find_text(loc, model.refused_plain_text(value).group(0)),
-                     model.plain_text_problem(value), "write it out ('less than', 'and'); "
+    elif kind == "value_error" and isinstance(value, str) and (refused := model.refused_plain_text(value)):
+        problems.add(source.find_text(loc, refused.group(0)), model.refused_message(refused), "write it out ('less than', 'and'); "
                      "plain text is never read as markup")
     elif kind == "value_error":
         message = item["msg"].removeprefix("Value error, ")

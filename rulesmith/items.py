@@ -21,20 +21,24 @@ class ItemType:
     label: str  # what a reader calls one ("Rules section"), for the diff and the changelog
     tag: str  # the short word after a link, so two things of the same name stay apart
     takes_defaults: bool = True  # a file's `defaults:` (module, source, kind) apply
+    # In a game with modules, an item of this type without one is counted by the check's note
+    # (it may have been left out by mistake); a glossary term or a gap may concern the whole game.
+    names_module: bool = True
 
 
 ITEM_TYPES: tuple[ItemType, ...] = (
-    ItemType("module", "modules", model.Module, "name", "Module", "module", takes_defaults=False),
-    ItemType("kind", "kinds", model.Kind, "plural", "Kind", "list", takes_defaults=False),
+    ItemType("module", "modules", model.Module, "name", "Module", "module", takes_defaults=False, names_module=False),
+    ItemType("kind", "kinds", model.Kind, "plural", "Kind", "list", takes_defaults=False, names_module=False),
     ItemType("entity", "entities", model.Entity, "name", "Entity", "card"),
     ItemType("rule", "sections", model.Section, "title", "Rules section", "rules"),
     ItemType("table", "tables", model.Table, "title", "Table", "table"),
     ItemType("procedure", "procedures", model.Procedure, "title", "Procedure", "solo bot"),
     ItemType("example", "examples", model.Example, "title", "Example", "example"),
-    ItemType("term", "glossary", model.Term, "term", "Glossary term", "glossary"),
-    ItemType("gap", "gaps", model.Gap, "title", "Gap", "gap"),
-    ItemType("erratum", "errata", model.Erratum, "id", "Erratum", "erratum", takes_defaults=False),
-    ItemType("ruling", "rulings", model.Ruling, "label", "Ruling", "changelog", takes_defaults=False),
+    ItemType("term", "glossary", model.Term, "term", "Glossary term", "glossary", names_module=False),
+    ItemType("gap", "gaps", model.Gap, "title", "Gap", "gap", names_module=False),
+    ItemType("erratum", "errata", model.Erratum, "id", "Erratum", "erratum", takes_defaults=False, names_module=False),
+    ItemType("ruling", "rulings", model.Ruling, "label", "Ruling", "changelog", takes_defaults=False,
+             names_module=False),
 )
 BY_PREFIX = {t.prefix: t for t in ITEM_TYPES}
 # Reference prefixes a game may not use as a kind id: the item types, and the reference forms
@@ -63,6 +67,13 @@ def all_items(game):
     for item_type in ITEM_TYPES:
         for item in items_of(game, item_type):
             yield item_type, key_of(item_type, item), item
+
+
+def without_module(game) -> list[str]:
+    """Keys of the items that should name a module and belong to none (Game.module_of: a
+    subsection belongs to its section's module); the check's note counts them."""
+    return [key for item_type, key, item in all_items(game)
+            if item_type.names_module and "module" in item_type.model.model_fields and game.module_of(item) is None]
 
 
 def tag_of(game, key: str) -> str:

@@ -27,7 +27,7 @@ class Target:
     kind: str
     id: str
     name: str
-    item: object
+    item: model.Located
 
 
 @dataclass
@@ -65,12 +65,12 @@ def load_icons() -> dict[str, dict]:
 def game_icons(game: Game, problems: Problems) -> dict[str, dict]:
     """The package's default icons with the game's own (content/<game>/*.yaml `icons:`) over them."""
     icons = dict(load_icons())
-    seen = {}
+    seen: dict[str, int] = {}  # icon id -> line of its first definition
     for icon in game.icons:
         if icon.id in seen:
             problems.add(icon.where("id"), f"duplicate icon '{icon.id}' (first defined at line {seen[icon.id]})",
                          "give each icon its own id")
-        seen[icon.id] = icon.where()[1]
+        seen.setdefault(icon.id, icon.where()[1])
         for i, glyph in enumerate(icon.glyphs):
             if not glyph_exists(glyph):
                 problems.add(icon.where("glyphs", i), f"unknown glyph '{glyph}'",
@@ -165,7 +165,7 @@ def texts(game: Game, fmt: model.TextFormat = model.MARKDOWN):
             yield Text(owner, item, path, value)
         if isinstance(item, model.Entity):
             for name, value in item.fields.items():
-                spec = declared.get(item.kind, {}).get(name)
+                spec = declared.get(item.kind or "", {}).get(name)
                 yield from _value_texts(owner, item, ("fields", name), value, spec.type if spec else None, fmt)
         elif isinstance(item, model.Table):
             for r, row in enumerate(item.rows):

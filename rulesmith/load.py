@@ -59,8 +59,9 @@ class SourceFile:
         return (file, line, col)
 
 
+_Parser: type | None
 try:  # libyaml's parser is ~10x faster; PyYAML's Python composer stays, so we see every node
-    from yaml.cyaml import CParser as _Parser
+    from yaml._yaml import CParser as _Parser
 except ImportError:  # pragma: no cover - PyYAML built without libyaml
     _Parser = None
 
@@ -85,6 +86,9 @@ class _StrictLoader(yaml.composer.Composer, yaml.constructor.SafeConstructor, Ya
     """Events from libyaml (or PyYAML's parser), composed here so aliases and deep nesting are
     refused before anything is expanded; SafeConstructor for plain scalars only."""
 
+    depth_guard = 0  # nesting of the node being composed
+    first_anchor: yaml.NodeEvent | None = None  # the first event with an anchor, refused once the file is composed
+
     def __init__(self, text: str):
         if _Parser is not None:
             self._events = _Parser(text)
@@ -100,6 +104,23 @@ class _StrictLoader(yaml.composer.Composer, yaml.constructor.SafeConstructor, Ya
 
     def dispose(self):
         self._events.dispose()
+
+    def compose_node(self, parent, index):
+        # Refuse aliases before they are expanded: no shared nodes, no "billion laughs".
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(
+                None, None, "YAML aliases (*name) are not allowed in content", event.start_mark)
+        if self.first_anchor is None and getattr(self.peek_event(), "anchor", None):
+            self.first_anchor = self.peek_event()  # refused once the file is composed (an alias first)
+        if self.depth_guard > MAX_DEPTH:
+            raise yaml.composer.ComposerError(
+                None, None, f"YAML nesting is deeper than {MAX_DEPTH} levels", self.peek_event().start_mark)
+        self.depth_guard += 1
+        try:
+            return yaml.composer.Composer.compose_node(self, parent, index)
+        finally:
+            self.depth_guard -= 1
 
 
 def read_scalar_text(text: str):
@@ -186,7 +207,7 @@ def read_file(path: Path, problems: Problems, root: Path | None = None) -> Sourc
             mark, problem = opened, f"a quoted string that starts here is never closed: {problem}"
         elif "another document" in problem:
             problem = "a content file holds one YAML document, but '---' starts another"
-        elif context.startswith("while parsing a flow") and opened is not None and opened.line != mark.line:
+        elif context.startswith("while parsing a flow") and opened is not None and mark is not None and opened.line != mark.line:
             problem += f", {context.removeprefix('while parsing ')} that opens at line {opened.line + 1}, column {opened.column + 1}"
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         if "aliases" in problem:
@@ -275,27 +296,6 @@ def _convert(node, path, depth, source: SourceFile, loader, problems: Problems):
         return None
 
 
-def _compose_node(self, parent, index):
-    # Refuse aliases before they are expanded: no shared nodes, no "billion laughs".
-    if self.check_event(yaml.AliasEvent):
-        event = self.peek_event()
-        raise yaml.composer.ComposerError(
-            None, None, "YAML aliases (*name) are not allowed in content", event.start_mark)
-    if self.first_anchor is None and getattr(self.peek_event(), "anchor", None):
-        self.first_anchor = self.peek_event()  # refused once the file is composed (an alias first)
-    if self.depth_guard > MAX_DEPTH:
-        raise yaml.composer.ComposerError(
-            None, None, f"YAML nesting is deeper than {MAX_DEPTH} levels", self.peek_event().start_mark)
-    self.depth_guard += 1
-    try:
-        return yaml.composer.Composer.compose_node(self, parent, index)
-    finally:
-        self.depth_guard -= 1
-
-
-_StrictLoader.compose_node = _compose_node
-_StrictLoader.depth_guard = 0
-_StrictLoader.first_anchor = None
 
 
 def content_files(folder: Path, problems: Problems) -> list[Path]:

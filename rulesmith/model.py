@@ -16,6 +16,8 @@ from typing import Annotated, Any, Literal
 from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, StringConstraints,
                       WithJsonSchema, model_validator)
 
+from . import tablerules
+
 Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
 FieldId = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$")]
 
@@ -62,8 +64,11 @@ def refused_plain_text(value: str) -> re.Match | None:
 def plain_text_problem(value: str) -> str | None:
     """Why a plain-text value is refused, or None."""
     match = refused_plain_text(value)
-    if match is None:
-        return None
+    return None if match is None else refused_message(match)
+
+
+def refused_message(match: re.Match) -> str:
+    """What readers would not see as written, for a part refused_plain_text found."""
     part = match.group(0)
     shown = (f"the tag opener '{part}'" if part.startswith("<") else f"the character reference '{part}'"
              if part.startswith("&") else f"the control character {part!r}" if ord(part) < 0x80
@@ -311,27 +316,18 @@ class Column(Strict):
 
 
 # What each table rule holds (the format reference lists them; a test keeps this and TableRule.rule equal).
-TABLE_RULES = {
-    "non-decreasing": "Each value of `column` is at least the one above it.",
-    "non-increasing": "Each value of `column` is at most the one above it.",
-    "increasing": "Each value of `column` is greater than the one above it.",
-    "decreasing": "Each value of `column` is less than the one above it.",
-    "unique": "No value of `column` repeats.",
-    "range": "Every value of `column` is between `min` and `max`.",
-    "sum": "The values of `column` add up to `equals`.",
-    "matches": "For every key in both tables, `column` equals `other_column` (default: the same id) of `table`; "
-               "every key is in both.",
-    "entity-count": "`column` is a count and `kind_column` holds kind ids: each count equals that kind's `count`.",
-    "contiguous": "`column` is of type `range`: its row keys (\"2\", \"3-5\", \"6+\") leave no number out between the first and the last.",
-}
+# The rule names come from the registry of table rules (tablerules.py); mypy reads them as text.
+if typing.TYPE_CHECKING:
+    RuleName = str
+else:
+    RuleName = Literal[tablerules.NAMES]
 
 
 class TableRule(Strict):
     """A rule the table is held to: the check proves it over every row."""
 
     model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
-    rule: Literal["non-decreasing", "non-increasing", "increasing", "decreasing", "unique", "range",
-                  "sum", "matches", "entity-count", "contiguous"] = Field(
+    rule: RuleName = Field(
         description="Which rule (see the list of table rules); contiguous: range keys leave no gap.")
     column: FieldId = Field(description="The column the rule holds over.")
     min: float | None = Field(default=None, description="For range.")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .check import check_game
 from .game import Game, load_games
-from .items import all_items
+from .items import without_module
 from .link import Index, build_index, resolve
 from .problems import ContentError, Problems
 
@@ -24,11 +24,10 @@ class Checked:
     @property
     def notes(self) -> list[str]:
         """What the check says about defaults it applied: items of a game with several modules
-        that name none (they apply with every module)."""
+        that should name one and belong to none (they apply with every module): items.without_module."""
         if len(self.game.modules) < 2:
             return []
-        without = [key for item_type, key, item in all_items(self.game)
-                   if "module" in item_type.model.model_fields and item.module is None]
+        without = without_module(self.game)
         if not without:
             return []
         shown = ", ".join(without[:3]) + (" …" if len(without) > 3 else "")

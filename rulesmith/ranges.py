@@ -114,9 +114,9 @@ def _fmt(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
-def problems(keys: list, contiguous: bool = False) -> list[tuple[int, str, str]]:
-    """(position of the row, message, hint) for every key that is not a range, every key that
-    overlaps an earlier one and, if `contiguous`, every gap between whole-number ranges."""
+def problems(keys: list) -> list[tuple[int, str, str]]:
+    """(position of the row, message, hint) for every key that is not a range and every key that
+    overlaps an earlier one."""
     found: list[tuple[int, str, str]] = []
     parsed: list[tuple[int, Range]] = []
     for position, key in enumerate(keys):
@@ -130,13 +130,24 @@ def problems(keys: list, contiguous: bool = False) -> list[tuple[int, str, str]]
                 found.append((position, f"range '{here.text}' overlaps range '{other.text}'",
                               "a number may fall in one row only: make the ranges meet without sharing a number"))
                 break
-    if contiguous:
-        ordered = sorted(parsed, key=lambda pair: (pair[1].low, pair[1].high))
-        for (_, before), (position, after) in zip(ordered, ordered[1:], strict=False):
-            whole = before.whole and after.whole
-            if after.low > before.high and (not whole or after.low - before.high > 1):
-                first, last = before.high + (1 if whole else 0), after.low - (1 if whole else 0)
-                missing = _fmt(first) if first == last else f"{_fmt(first)}-{_fmt(last)}"
-                found.append((position, f"no row holds {missing} (between '{before.text}' and '{after.text}')",
-                              "add a row for it, or widen a neighbouring range"))
     return sorted(found, key=lambda item: item[0])
+
+
+def gaps(keys: list) -> list[tuple[int, str]]:
+    """(position of the row after the gap, message) for every number left out between
+    whole-number ranges (the table rule `contiguous`); keys that are not ranges are passed over."""
+    parsed = []
+    for position, key in enumerate(keys):
+        try:
+            parsed.append((position, parse(key)))
+        except RangeError:
+            continue
+    found = []
+    ordered = sorted(parsed, key=lambda pair: (pair[1].low, pair[1].high))
+    for (_, before), (position, after) in zip(ordered, ordered[1:], strict=False):
+        whole = before.whole and after.whole
+        if after.low > before.high and (not whole or after.low - before.high > 1):
+            first, last = before.high + (1 if whole else 0), after.low - (1 if whole else 0)
+            missing = _fmt(first) if first == last else f"{_fmt(first)}-{_fmt(last)}"
+            found.append((position, f"no row holds {missing} (between '{before.text}' and '{after.text}')"))
+    return sorted(found)

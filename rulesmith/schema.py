@@ -12,7 +12,7 @@ import copy
 import json
 from pathlib import Path
 
-from . import fieldtypes
+from . import fieldtypes, tablerules
 from .files import write_if_changed
 from .model import ContentFile
 
@@ -24,6 +24,7 @@ ITEM_DEFS_WITH_MODULE = ("Entity", "Table", "Procedure", "Example", "Term", "Gap
 def content_schema() -> dict:
     schema = ContentFile.model_json_schema(by_alias=True)
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    _all_of(schema["$defs"]["TableRule"], tablerules.json_schema())  # each rule's parameters, as the check reads them
     return schema
 
 

@@ -24,11 +24,16 @@ import sys
 import tempfile
 import time
 import traceback
+import typing
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from watchdog.events import FileCreatedEvent, FileDeletedEvent, FileModifiedEvent, FileMovedEvent
-from watchdog.observers import Observer
+if typing.TYPE_CHECKING:  # watchdog picks the native observer class at run time (inotify on Linux);
+    # they all have the polling observer's interface, which is what the type checker reads
+    from watchdog.observers.polling import PollingObserver as Observer
+else:
+    from watchdog.observers import Observer
 
 from .build import finish_site, flowcharts, render_docs
 from .mkdocs_config import write_config
@@ -50,7 +55,7 @@ class Preview:
         self.folder, self.docs, self.site = folder, folder / "docs", folder / "site"
         self.docs.mkdir()
         self.url = ""  # the server's address, once known
-        self.built = None  # (nav, mkdocs.yml) of the last successful MkDocs build
+        self.built: tuple[list, bytes] | None = None  # (nav, mkdocs.yml) of the last successful MkDocs build
 
     def config(self, nav: list | None = None):
         from mkdocs.config import load_config

@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import model
 from .game import Game
 from .link import Index
 from .problems import Problems, nearest
@@ -89,7 +90,7 @@ def check_source_map(game: Game, index: Index, problems: Problems) -> None:
                           f"source text '{source.id}' not found at {_shown(source_path(game, source))}: the source "
                           f"map is unchecked against it", "put the rulebook text there, or give game.sources_folder "
                           "(relative to the project) or $RULESMITH_SOURCES; see `rulesmith format game`")
-    seen: dict[str, list[tuple[int, int, object]]] = {}
+    seen: dict[str, list[tuple[int, int, model.SourceLines]]] = {}
     for entry in game.source_map:
         if entry.source not in sources:
             problems.add(entry.where("source"), f"unknown source '{entry.source}'",

@@ -4,15 +4,12 @@ conftest.py): checked content, its flowcharts, its jobs and their PDFs."""
 from __future__ import annotations
 
 import io
-import shutil
 from pathlib import Path
 
 import pypdf
 
 from rulesmith import aidkinds
 from rulesmith.build import flowcharts
-from rulesmith.pipeline import check_content
-from rulesmith.problems import ContentError
 from rulesmith.render import pdf
 
 
@@ -39,20 +36,3 @@ class Built:
     @staticmethod
     def paper(job: pdf.Job) -> aidkinds.Paper:
         return next(p for p in aidkinds.geometry().papers if p.name == job.paper)
-
-
-def clean_real_games(content: Path, tmp: Path):
-    """The games of content/ that pass the checks (all of them when the whole tree passes), and
-    the names of those that do not."""
-    try:
-        return check_content(content), []
-    except ContentError:
-        pass
-    clean, failing = [], []
-    for folder in sorted(p for p in content.iterdir() if (p / "game.yaml").exists()):
-        shutil.copytree(folder, tmp / folder.name / folder.name)
-        try:
-            clean += check_content(tmp / folder.name)
-        except ContentError:
-            failing.append(folder.name)
-    return clean, failing

@@ -1,5 +1,5 @@
 """Shared fixtures: run the real `rulesmith` command under resource limits; a previously built site.
-Test tiers: every test is `unit`, `site`, `pdf` or `browser` (pytest -m unit runs in seconds).
+Test tiers: every test is `unit`, `site`, `pdf` or `browser`, by what it does (README, Tests).
 
 Keep this file small; helpers used by one test module live in that module.
 """
@@ -29,6 +29,7 @@ MODULE_TIERS = {"test_site": "site", "test_links": "site", "test_serve": "site",
                 "test_bot_turn": "browser"}
 # Fixtures that build a site or open a browser lift a test into that tier wherever it is.
 FIXTURE_TIERS = {"fixture_site": "site", "real_site": "site", "breakout_site": "site", "built": "site",
+                 "real_pages": "site",
                  "fixture_aids": "pdf", "real_aids": "pdf", "browser": "browser",
                  "server": "browser", "server_with_pdfs": "browser"}
 MEMORY_LIMIT = 1 << 30
@@ -101,13 +102,17 @@ def fixture_aids(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def real_aids(tmp_path_factory):
-    """The player aids of the games of content/ that check clean, rendered once per session into
-    the project's own cache (so the PDFs ./scripts/build makes are rendered once)."""
-    from built_aids import Built, clean_real_games
+    """The player aids of every game of content/, rendered once per session into the project's own
+    cache (so the PDFs ./scripts/build makes are rendered once). A game that does not check
+    fails the tests that need its aids (never left out)."""
+    from built_aids import Built
+    from rulesmith.pipeline import check_content
+    from rulesmith.problems import ContentError
 
-    checked, failing = clean_real_games(ROOT / "content", tmp_path_factory.mktemp("real-content"))
-    if not checked:
-        pytest.skip(f"no game in content/ passes `rulesmith check` yet ({', '.join(failing)})")
+    try:
+        checked = check_content(ROOT / "content")
+    except ContentError as error:
+        pytest.fail(f"content/ does not check clean ({len(error.problems)} problems, first: {error.problems[0]})")
     return Built(checked, ROOT / ".cache")
 
 
@@ -121,6 +126,8 @@ def pytest_collection_modifyitems(items) -> None:
         if item.nodeid in KNOWN_FAILURES:
             item.add_marker(pytest.mark.xfail(strict=True, reason=KNOWN_FAILURES[item.nodeid]))
         declared = [t for t in TIERS if item.get_closest_marker(t)]
+        if len(declared) > 1:  # `-m unit` would select a test that builds: one tier per test
+            raise pytest.UsageError(f"{item.nodeid} is marked {' and '.join(declared)}: give it one tier, by what it does")
         found = declared + [MODULE_TIERS.get(item.module.__name__, "unit")]
         found += [FIXTURE_TIERS[f] for f in getattr(item, "fixturenames", ()) if f in FIXTURE_TIERS]
         tier = max(found, key=TIERS.index)
@@ -131,7 +138,8 @@ def pytest_collection_modifyitems(items) -> None:
 @pytest.fixture(scope="module")
 def browser():
     """One headless Chromium per test module."""
-    playwright = pytest.importorskip("playwright.sync_api", reason="playwright is installed by ./scripts/test")
+    from playwright import sync_api as playwright  # a test dependency (pyproject.toml): never skipped
+
     if not Path(CHROMIUM).exists():
         pytest.fail("chromium is not installed; ./scripts/test installs it with apt-get")
     with playwright.sync_playwright() as p:

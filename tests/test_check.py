@@ -1,9 +1,11 @@
 """Stage 4, check: every consistency rule, each reporting file:line:column."""
 
 import datetime
+from pathlib import Path
 
 import pytest
 
+from rulesmith import tablerules
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
 
@@ -75,6 +77,65 @@ tables:
     found = problems(tmp_path, **{"more.yaml": extra})
     assert any("'influence' does not match stages.influence at row(s) 2" in p for p in found)
     assert any("4 Alliances here, but kind 'alliance' declares count 3" in p for p in found)
+
+
+# Each rule of the registry broken once in a table of its own: (columns, rows, rule entry, message).
+# Rows are written one per line from line 6 of more.yaml; the message is expected at `line`.
+INTEGERS = "[{id: k, title: K, type: integer}, {id: v, title: V, type: integer}]"
+BROKEN_RULES = {
+    "non-decreasing": (INTEGERS, ["[1, 2]", "[2, 1]"], "{rule: non-decreasing, column: v}",
+                       "'v' is not non-decreasing at row(s) 2 (rule 'non-decreasing' at line 9)", 7),
+    "non-increasing": (INTEGERS, ["[1, 1]", "[2, 2]"], "{rule: non-increasing, column: v}",
+                       "'v' is not non-increasing at row(s) 2", 7),
+    "increasing": (INTEGERS, ["[1, 1]", "[2, 1]"], "{rule: increasing, column: v}", "'v' is not increasing at row(s) 2", 7),
+    "decreasing": (INTEGERS, ["[1, 1]", "[2, 1]"], "{rule: decreasing, column: v}", "'v' is not decreasing at row(s) 2", 7),
+    "unique": (INTEGERS, ["[1, 5]", "[2, 5]"], "{rule: unique, column: v}", "'v' repeats 5", 7),
+    "range": (INTEGERS, ["[1, 5]", "[2, 11]"], "{rule: range, column: v, min: 0, max: 10}",
+              "'v' out of range at row(s) 2", 7),
+    "sum": (INTEGERS, ["[1, 5]", "[2, 6]"], "{rule: sum, column: v, equals: 10}", "'v' sums to 11, expected 10", 9),
+    "matches": (INTEGERS, ["[1, 2]", "[2, 5]"], "{rule: matches, column: v, other_column: influence, table: stages}",
+                "'v' does not match stages.influence at row(s) 2; keys in only one table: 3", 7),
+    "entity-count": ("[{id: k, title: K, type: string}, {id: v, title: V, type: integer}]", ["[alliance, 2]"],
+                     "{rule: entity-count, column: v, kind_column: k}",
+                     "2 Alliances here, but kind 'alliance' declares count 3", 6),
+    "contiguous": ("[{id: k, title: K, type: range}, {id: v, title: V, type: integer}]", ['["1", 2]', '["4+", 1]'],
+                   "{rule: contiguous, column: k}", "table 'broken': no row holds 2-3 (between '1' and '4+')", 7),
+}
+
+
+def test_every_rule_of_the_registry_has_a_broken_case():
+    assert list(BROKEN_RULES) == list(tablerules.RULES)
+
+
+@pytest.mark.parametrize("name", BROKEN_RULES)
+def test_each_table_rule_says_where_it_is_broken_and_how_to_fix_it(tmp_path, name):
+    columns, rows, rule, message, line = BROKEN_RULES[name]
+    more = ("tables:\n  - id: broken\n    title: Broken\n    columns: " + columns + "\n    rows:\n"
+            + "".join(f"      - {row}\n" for row in rows) + f"    rules:\n      - {rule}\n")
+    with pytest.raises(ContentError) as error:
+        check_content(write_game(tmp_path, **{"more.yaml": more}))
+    found = [p for p in error.value.problems if p.file.endswith("more.yaml")]
+    assert [p.line for p in found] == [line], [str(p) for p in found]
+    assert found[0].message.startswith(message if name == "contiguous" else f"table rule broken: {message}"), found[0].message
+    assert found[0].hint == tablerules.RULES[name].hint and found[0].column > 1
+
+
+@pytest.mark.parametrize("rule, message, hint", [
+    ("{rule: sum, column: v}", "rule 'sum' needs `equals`", "add equals: <the total>"),
+    ("{rule: range, column: v}", "rule 'range' needs `min` or `max`", "add min: <the lowest value> or max:"),
+    ("{rule: unique, column: v, table: stages}", "rule 'unique' takes no `table`", "remove it (`table` is for matches)"),
+    ("{rule: sum, column: w, equals: 1}", "rule 'sum': column 'w' is of type string",
+     "the rule holds over a column of type integer or number"),
+    ("{rule: unique, column: x}", "rule 'unique': no column 'x'", "columns: k, v, w"),
+])
+def test_a_rule_entry_the_check_cannot_read_is_located(tmp_path, rule, message, hint):
+    more = ("tables:\n  - id: t\n    title: T\n    columns: [{id: k, title: K, type: integer}, "
+            "{id: v, title: V, type: integer}, {id: w, title: W}]\n    rows: [[1, 2, a]]\n"
+            f"    rules:\n      - {rule}\n")
+    with pytest.raises(ContentError) as error:
+        check_content(write_game(tmp_path, **{"more.yaml": more}))
+    found = [p for p in error.value.problems if p.file.endswith("more.yaml")]
+    assert [p.message for p in found] == [message] and found[0].line == 7 and hint in found[0].hint
 
 
 @pytest.mark.parametrize("broken, message", [

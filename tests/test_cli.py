@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import sys
 
+import pytest
+
 from conftest import ROOT
 from rulesmith import __version__, cli
 from rulesmith.build import Progress
@@ -32,6 +34,7 @@ def test_missing_content_folder_is_an_error_not_a_traceback(capsys, tmp_path):
     assert err.startswith("error: content folder") and "hint:" in err and "Traceback" not in err
 
 
+@pytest.mark.site
 def test_unwritable_site_folder_is_an_error_not_a_traceback(capsys, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
@@ -55,6 +58,7 @@ def test_pdf_progress_counts_on_a_terminal_and_is_silent_elsewhere(monkeypatch):
         assert "player aids (PDF)" in shown
 
 
+@pytest.mark.site
 def test_quiet_and_verbose_set_the_rulesmith_logger_and_mkdocs_keeps_its_level(capsys, tmp_path):
     import logging
 

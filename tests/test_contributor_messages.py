@@ -13,7 +13,6 @@ from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
 from rulesmith.render.site import render_site
 
-pytestmark = pytest.mark.unit
 
 TWO_MODULES = GAME_YAML.replace("  - {id: base, name: Base game}\n",
                                 "  - {id: base, name: Base game}\n  - {id: variant, name: Bonus variant}\n")
@@ -75,6 +74,20 @@ def test_the_check_says_which_items_name_no_module(tmp_path):
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[1] == ("note: mini: 1 item names no module (symbol:star): it applies with every "
                                              "module (`rulesmith format modules`)")
+
+
+def test_a_subsection_belongs_to_its_sections_module_and_terms_are_not_counted(tmp_path):
+    content = write_game(tmp_path, game=TWO_MODULES, content=(
+        "sections:\n  - id: play\n    title: Play\n    module: base\n    body: Play.\n"
+        "    sections:\n      - {id: play-more, title: More, body: More.}\n"
+        "  - {id: loose, title: Loose, body: Loose.}\n"
+        "glossary:\n  - {id: pp, term: PP, definition: Points.}\n"))
+    result = rulesmith("check", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[1] == ("note: mini: 1 item names no module (rule:loose): it applies with every "
+                                             "module (`rulesmith format modules`)")
+    game = check_content(content)[0].game
+    assert game.module_of(game.sections[0].sections[0]) == "base"
 
 
 def test_a_table_keyed_by_the_entities_of_a_kind(tmp_path):

@@ -15,13 +15,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def site():
+def real_pages():
+    """Every page of the shipped games, rendered (site tier: conftest.FIXTURE_TIERS)."""
     checked = check_content(ROOT / "content")
     return checked, {p.path: p.text for p in render_site(checked, []).pages}
 
 
-def test_kind_pages_say_the_count_and_the_plural_as_the_data_gives_them(site):
-    checked, pages = site
+def test_kind_pages_say_the_count_and_the_plural_as_the_data_gives_them(real_pages):
+    checked, pages = real_pages
     wrong = []
     for c in checked:
         for kind in c.game.kinds:
@@ -35,9 +36,9 @@ def test_kind_pages_say_the_count_and_the_plural_as_the_data_gives_them(site):
     assert wrong == []
 
 
-def test_overview_counts_only_what_the_source_gives(site):
+def test_overview_counts_only_what_the_source_gives(real_pages):
     """A reconstructed card is not in the source: "6 of 7 in the source, 1 reconstructed" (issue 29)."""
-    checked, pages = site
+    checked, pages = real_pages
     wrong = []
     for c in checked:
         overview = pages[f"{c.game.id}/index.md"]
@@ -54,8 +55,8 @@ def test_overview_counts_only_what_the_source_gives(site):
     assert wrong == []
 
 
-def test_no_title_repeats_its_prefix(site):
-    checked, _ = site
+def test_no_title_repeats_its_prefix(real_pages):
+    checked, _ = real_pages
     repeated = []
     for c in checked:
         for item in [*c.game.procedures, *c.game.tables, *c.game.examples]:
@@ -65,11 +66,11 @@ def test_no_title_repeats_its_prefix(site):
     assert repeated == []
 
 
-def test_a_reference_that_repeats_the_words_beside_it_is_said_once(site):
+def test_a_reference_that_repeats_the_words_beside_it_is_said_once(real_pages):
     """Issue 29: "a conflict (Conflict)", "the Weather cards cards", "which Supplies?."."""
     from rulesmith.render.markup import fold_echoes
 
-    checked, _ = site
+    checked, _ = real_pages
     index = {c.game.id: c.index for c in checked}
     assert fold_echoes("If in a conflict ([[rule:conflict]]) the bot", index["statecraft"]) == \
         "If in a [[rule:conflict|conflict]] the bot"

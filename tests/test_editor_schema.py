@@ -66,6 +66,13 @@ procedures:
           - {when: "Yes", to: done}
           - {when: "No", to: done}
       - {id: done, type: end, text: Done.}
+tables:
+  - id: costs
+    title: Costs
+    columns: [{id: n, title: N, type: integer}]
+    rows: [[1], [2]]
+    rules:
+      - {rule: sum, column: n, equals: 3}
 """
 MISTAKES = {
     "wrong type": ("      cost: 2\n", "      cost: two\n"),
@@ -75,6 +82,10 @@ MISTAKES = {
     "unknown module": ("    module: base\n", "    module: bsae\n"),
     "unknown kind": ("    name: Beta\n    kind: card\n", "    name: Beta\n    kind: cards\n"),
     "branch to a missing node": ("{when: \"No\", to: done}", "{when: \"No\", to: dnoe}"),
+    # each table rule's piece of the schema (rulesmith/tablerules.py): its parameters, no other
+    "table rule without its parameter": ("{rule: sum, column: n, equals: 3}", "{rule: sum, column: n}"),
+    "table rule with another rule's parameter": ("{rule: sum, column: n, equals: 3}",
+                                                 "{rule: sum, column: n, equals: 3, kind_column: n}"),
 }
 
 

@@ -398,6 +398,7 @@ def build_site(content: Path, tmp: Path, pdfs: bool = False, cache: Path | None 
     return build(content, tmp / "site", pdfs=pdfs, quiet=True, work=tmp / "work", cache=cache or tmp / "cache")
 
 
+@pytest.mark.site
 def test_site_marks_the_changed_entity_and_lists_the_erratum(capsys, content, tmp_path):
     assert add(capsys, content, "alpha", "interpol", "cost", "4", "--date", "2026-03-01",
                note="The FAQ corrects the cost to 4.")[0] == 0
@@ -424,6 +425,7 @@ def test_site_marks_the_changed_entity_and_lists_the_erratum(capsys, content, tm
     assert "Changed by erratum e1 (2026-03-01)" in html and "admonition info" in html
 
 
+@pytest.mark.site
 def test_rebuild_after_one_erratum_rewrites_only_the_pages_that_depend_on_it(capsys, content, tmp_path):
     build_site(content, tmp_path)
     docs = tmp_path / "work" / "docs"
@@ -516,6 +518,7 @@ def aid_html(content: Path, game_id: str, kind, cache: Path) -> str:
     return document.render_html(checked[game_id], kind, geometry().papers[0], cache / "flowcharts")
 
 
+@pytest.mark.pdf  # renders the aids' HTML with their flowcharts (Graphviz), as the PDF step does
 @pytest.mark.parametrize("target, field, value, changes_solo_aid", [
     ("interpol", "fields.cost", "4", False),  # shown only in the card reference
     ("dice", "rows.2.extra", "5", False),  # not one of the bot's tables
@@ -558,6 +561,7 @@ def _clean_real_games() -> list[str]:
             and not check_one_game(content, folder)[2]]
 
 
+@pytest.mark.pdf  # builds the game's site and renders its aids
 @pytest.mark.parametrize("game_id", GAMES)
 def test_an_erratum_on_the_real_content(capsys, tmp_path, game_id):
     """A one-field erratum on each real game: it applies (never skipped when it is refused)."""

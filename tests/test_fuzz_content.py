@@ -6,6 +6,7 @@ the smallest one."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -19,7 +20,9 @@ from rulesmith.problems import ContentError
 
 from conftest import GAMES, ROOT, run_rulesmith
 
-pytestmark = pytest.mark.unit
+# Each example checks one whole game (about a second): the unit tier tries a few, the whole suite
+# (./scripts/test without -m) many more; any number can be asked for.
+EXAMPLES = int(os.environ.get("RULESMITH_FUZZ_EXAMPLES", "10"))
 
 FILES = sorted(str(p.relative_to(ROOT / "content")) for game in GAMES for p in (ROOT / "content" / game).rglob("*.yaml"))
 
@@ -79,7 +82,7 @@ def scratch(tmp_path_factory) -> Path:
     return folder
 
 
-@settings(max_examples=40, deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(file=st.sampled_from(FILES), pick=st.integers(min_value=0), rename=st.sampled_from(["titel", "nme", "value", "id"]),
        how=st.sampled_from(["quote", "flip", "wrap", "unwrap", "null", "status", "drop", "rename"]))
 def test_a_mutated_content_file_is_accepted_or_located(scratch, file, pick, how, rename):

@@ -16,7 +16,6 @@ from rulesmith import formatref
 from rulesmith.pipeline import check_content
 from rulesmith.source_map import coverage
 
-pytestmark = pytest.mark.unit
 
 
 def rulesmith(*args: str, cwd: Path) -> subprocess.CompletedProcess:

@@ -3,7 +3,7 @@
 Most tests run on a small made-up content tree (tests/fixtures/pdf/content: a game with every
 content shape, a long table, a tall and a wide flowchart, an erratum; and a game without
 procedures). The same checks run on the games of content/ that pass `rulesmith check` (the
-`real` fixture); games still being transcribed are left out and named in the skip reason.
+`real` fixture); a game that does not check fails them.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ import pytest
 
 from conftest import ROOT
 
-playwright = pytest.importorskip("playwright.sync_api", reason="playwright is installed by ./scripts/test")
+from playwright import sync_api as playwright  # noqa: E402 - a test dependency (pyproject.toml): never skipped
 pytestmark = pytest.mark.browser
 
 FIRST_SEARCH_BUDGET = 150 * 1024  # bytes a phone moves for its first search (issue 29: "about 150 KB")

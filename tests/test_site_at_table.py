@@ -21,7 +21,7 @@ import pytest
 
 from conftest import CHROMIUM, CHROMIUM_ARGS, ROOT
 
-playwright = pytest.importorskip("playwright.sync_api", reason="playwright is installed by ./scripts/test")
+from playwright import sync_api as playwright  # noqa: E402 - a test dependency (pyproject.toml): never skipped
 pytestmark = pytest.mark.browser
 
 AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"  # axe-core 4.10.3 from npm, MPL-2.0 (LICENSE beside it)

@@ -8,7 +8,6 @@ import pytest
 from conftest import run_rulesmith
 from gamekit import CONTENT_YAML, GAME_YAML, write_game
 
-pytestmark = pytest.mark.unit
 
 TABLE = ("rows: [[1, 2], [2, 4], [3, 6]]\n    rules: [{rule: non-decreasing, column: influence}, {rule: unique, column: stage}]")
 

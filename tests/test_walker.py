@@ -21,7 +21,7 @@ from rulesmith.pipeline import check_content
 from rulesmith.render import layout
 from rulesmith.render.markup import plain_text
 
-playwright = pytest.importorskip("playwright.sync_api", reason="playwright is installed by ./scripts/test")
+from playwright import sync_api as playwright  # noqa: E402 - a test dependency (pyproject.toml): never skipped
 from playwright.sync_api import expect  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

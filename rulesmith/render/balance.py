@@ -217,7 +217,7 @@ def _bands(sizes: list[float], keep: list[bool], limit: float | None,
     target = sum(sizes) / count
     nested = nested or [False] * len(sizes)
     tops = [sum(sizes[:i]) for i in range(len(sizes) + 1)]  # tops[i]: the height above piece i
-    cuts = []
+    cuts: list[int] = []
     for k in range(1, count):
         allowed = [i for i in range(1, len(sizes)) if not keep[i - 1] and (not cuts or i > cuts[-1])]
         if not allowed:

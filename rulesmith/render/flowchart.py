@@ -55,7 +55,7 @@ def to_dot(procedure: model.Procedure, index: Index, rankdir: str = "TB", wrap: 
     numbers = numbering(procedure)
     nodes = [{"id": n.id, "type": n.type, "number": numbers[n.id],
               "label": _label(n.text, index, wrap) if text else "",
-              "call": _label(_called(n, index), index, wrap) if n.call else ""}
+              "call": _label(_called(n.call, index), index, wrap) if n.call else ""}
              for n in procedure.nodes]
     edges = []
     for node in procedure.nodes:
@@ -69,11 +69,11 @@ def to_dot(procedure: model.Procedure, index: Index, rankdir: str = "TB", wrap: 
                               spacing=("0.2", "0.25") if compact else ("0.35", "0.4"), compact=compact)
 
 
-def _called(node: model.Node, index: Index) -> str:
+def _called(call: model.Call, index: Index) -> str:
     """What a calling step's box says of its call: the procedure it runs (and that it may be left out)."""
-    target = index.targets.get(f"procedure:{node.call.procedure}")
-    title = target.name if target is not None else node.call.procedure
-    return ("If needed, run: " if node.call.optional else "Run: ") + title + ", then go on"
+    target = index.targets.get(f"procedure:{call.procedure}")
+    title = target.name if target is not None else call.procedure
+    return ("If needed, run: " if call.optional else "Run: ") + title + ", then go on"
 
 
 @lru_cache(maxsize=1)

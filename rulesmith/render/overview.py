@@ -22,13 +22,13 @@ MOST_USED = 4
 
 @dataclass
 class Play:
-    sequence: list[tuple[str, str, object]]  # (heading, key, table or section): the round at a glance
-    setup: list[tuple[str, str, object]]  # (title, key, section or table)
+    sequence: list[tuple[str, str, model.Located]]  # (heading, key, table or section): the round at a glance
+    setup: list[tuple[str, str, model.Located]]  # (title, key, section or table)
     bot: list[model.Procedure]
     tables: list[model.Table]
 
 
-def _shown(entries, index: Index) -> list[tuple[str, object]]:
+def _shown(entries, index: Index) -> list[tuple[str, str, model.Located]]:
     found = []
     for entry in entries:
         target = index.targets.get(entry.show)
@@ -42,7 +42,7 @@ def _entries(procedures: list[model.Procedure], index: Index) -> list[model.Proc
     cannot be reached from these (a ring of procedures calling each other, as an action phase that
     dispatches to actions which return to it), the one among the unreached that calls the most."""
     keys = {f"procedure:{p.id}": p for p in procedures}
-    calls = {key: set() for key in keys}
+    calls: dict[str, set[str]] = {key: set() for key in keys}
     for key in keys:
         for owner in index.backlinks.get(key, []):
             if owner in keys and owner != key:
@@ -80,7 +80,7 @@ def play(game: Game, index: Index) -> Play:
     plan = next((p for p in game.aids if p.aid == "rules-summary"), None)
     sequence = _shown(plan.sequence, index) if plan else []
     setup = _shown(plan.setup, index) if plan else []
-    setup = setup or [(s.title, f"rule:{s.id}", s) for s, _page in game.all_sections() if SETUP.search(s.title)]
+    setup = setup or [(str(s.title), f"rule:{s.id}", s) for s, _page in game.all_sections() if SETUP.search(s.title)]
     bot = _declared_turn(game) or _entries(game.procedures, index)
     uses = {t.id: len(set(index.backlinks.get(f"table:{t.id}", []))) for t in game.tables}
     order = {t.id: n for n, t in enumerate(game.tables)}

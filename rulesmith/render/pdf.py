@@ -235,7 +235,8 @@ def _balance_columns(job: Job, fetcher: SandboxFetcher) -> str:
     blocks = balance.blocks_of(job.html)
     if not blocks:
         return job.html
-    tops, bottoms = {}, {}
+    tops: dict[int, float] = {}
+    bottoms: dict[int, float] = {}
     if any(not block.even for block in blocks):
         measuring = balance.measuring(job.html, blocks)
         tops, bottoms = measured_positions(_layout(job, measuring, fetcher), balance.MARK, balance.BLOCK_MARK)

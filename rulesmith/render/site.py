@@ -7,6 +7,7 @@ someone writes `kinds/<kind>.md.j2`.
 
 from __future__ import annotations
 
+import datetime
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -78,14 +79,17 @@ class PageContext:
     # Every method a template calls returns Markup (text it may print as it is) or plain data;
     # inside, text is built as str and marked only on the way out.
 
-    def href(self, key: str) -> Markup:
+    # href, md, ref and marker are the interface the templates of both outputs call: the site's
+    # return Markup (its templates escape everything else); the aids' (aids/context.py) return
+    # Markdown and HTML text that their templates pass through a filter. So: str.
+    def href(self, key: str) -> str | None:
         target_page, anchor = layout.page_of(self.game, key)
         return Markup(escape_url(layout.link(self.page, target_page, anchor)))
 
     def to(self, path: str, anchor: str = "") -> Markup:
         return Markup(escape_url(layout.link(self.page, path, anchor)))
 
-    def md(self, text: str | None) -> Markup:
+    def md(self, text: str | None) -> str:
         """A Markdown field of the content, which the check has judged as readers get it."""
         return Markup(render_text(str(text or ""), self.index, self.href,
                                   marker=lambda status, _note: self.marker(status, "", short=True)))
@@ -103,7 +107,7 @@ class PageContext:
     def name(self, key: str) -> str:
         return self.index.name(key)
 
-    def ref(self, key: str) -> Markup:
+    def ref(self, key: str) -> str:
         return Markup(f"[{escape_inline(self.index.name(key))}]({self.href(key)})")
 
     def backlinks(self, key: str) -> list[str]:
@@ -170,10 +174,10 @@ class PageContext:
 
     def missing_fields(self, entity: model.Entity) -> list[str]:
         """Names of this entity's fields that the source does not give (one marker names them all)."""
-        kind = self.game.kind(entity.kind)
+        kind = self.game.kind_of(entity)
         return [spec.name for spec in kind.fields if Value.of(entity.fields.get(spec.id)).missing]
 
-    def marker(self, status: str, note: str, short: bool = False, names: str = "") -> Markup:
+    def marker(self, status: str, note: str, short: bool = False, names: str = "") -> str:
         return Markup(self._marker(status, note, short, names))
 
     def _marker(self, status: str, note: str, short: bool = False, names: str = "") -> str:
@@ -257,16 +261,17 @@ class PageContext:
         """The rulings about this item, newest first (current and superseded alike)."""
         return self.game.rulings_about(key)
 
-    def history(self, key: str) -> list[tuple[str, object]]:
+    def history(self, key: str) -> list[tuple[str, model.Erratum | model.Ruling]]:
         """("erratum" | "ruling", record) of everything that changed or ruled on this item, oldest first."""
-        found = [("erratum", e) for e in self.game.errata if e.target == key]
+        found: list[tuple[str, model.Erratum | model.Ruling]] = [("erratum", e) for e in self.game.errata if e.target == key]
         found += [("ruling", r) for r in self.game.rulings if key in r.about]
         return sorted(found, key=lambda pair: (pair[1].date, pair[0] == "ruling", pair[1].id))
 
-    def changes(self) -> list[tuple[str, object]]:
+    def changes(self) -> list[tuple[str, model.Erratum | model.Ruling]]:
         """("erratum" | "ruling", record) of the game's changelog, newest first (on one day, the
         later record first)."""
-        found = [((e.date, n), "erratum", e) for n, e in enumerate(self.game.errata)]
+        found: list[tuple[tuple[datetime.date, int], str, model.Erratum | model.Ruling]] = [
+            ((e.date, n), "erratum", e) for n, e in enumerate(self.game.errata)]
         found += [((r.date, n), "ruling", r) for n, r in enumerate(self.game.rulings)]
         return [(what, x) for _, what, x in sorted(found, key=lambda t: (t[0][0], t[1] == "ruling", t[0][1]), reverse=True)]
 
@@ -281,18 +286,14 @@ class PageContext:
                                     f"{outcomes.shown_value(erratum.new)}"))
 
     def fields(self, entity: model.Entity) -> list[tuple[model.FieldDef, str]]:
-        kind = self.game.kind(entity.kind)
+        kind = self.game.kind_of(entity)
         return [(spec, self.value(entity.fields.get(spec.id), spec, entity.status)) for spec in kind.fields]
 
     def steps(self, procedure: model.Procedure) -> list[dict]:
         numbers = numbering(procedure)
-        return [{"node": node, "number": numbers[node.id], "next": numbers.get(node.next),
+        return [{"node": node, "number": numbers[node.id], "next": numbers.get(node.next) if node.next else None,
                  "branches": [(b.when, numbers.get(b.to)) for b in node.branches]}
                 for node in procedure.nodes]
-
-    def modules_of(self, items) -> list[model.Module]:
-        used = {item.module for item in items}
-        return [m for m in self.game.modules if m.id in used]
 
 
 def coverage(game: Game, kind: model.Kind) -> tuple[int, int]:
@@ -379,7 +380,7 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
     g = game.id
     site = Site()
 
-    def page(path: str, template: str | list[str], **context) -> str:
+    def page(path: str, template: str | list[str | jinja2.Template], **context) -> str:
         ctx = PageContext(game, index, path)
         text = env.get_or_select_template(template).render(game=game, index=index, c=ctx, **context)
         site.pages.append(Page(path, text))
@@ -392,7 +393,7 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
     kinds = [{escape_nav(k.plural): page(layout.kind_page(g, k.id), [f"kinds/{k.id}.md.j2", "kind.md.j2"],
                                          kind=k, entities=game.entities_of(k.id))}
              for k in game.kinds]
-    nav = [{"Overview": overview}]
+    nav: list[dict[str, Any]] = [{"Overview": overview}]
     if rules:
         nav.append({"Rules": rules})
     if kinds:

@@ -40,7 +40,10 @@ class Placement:
 
 
 def size_pt(svg: bytes) -> tuple[float, float]:
+    """The width and height Graphviz gives an SVG, in points."""
     match = SIZE.search(svg.decode("utf-8"))
+    if match is None:
+        raise ValueError("the flowchart SVG has no width and height in pt (is it Graphviz's output?)")
     return float(match.group(1)), float(match.group(2))
 
 

@@ -22,7 +22,7 @@ class Entry:
 
     key: str
     kind: str  # rule | table | procedure | kind
-    item: object
+    item: model.Section | model.Table | model.Procedure | model.Kind
     title: str
     condensed: str | None
     subsections: bool = True
@@ -44,6 +44,9 @@ def planned(game: Game, index: Index, aid: str) -> dict[str, list[Entry]]:
     for part in PARTS:
         for entry in getattr(plan, part):
             target = index.targets[entry.show]
+            if not isinstance(target.item, (model.Section, model.Table, model.Procedure, model.Kind)):
+                raise LookupError(f"aid entry '{entry.show}' is no rules section, table, procedure or kind "
+                                  "(the game has not passed `rulesmith check`)")
             found[part].append(Entry(entry.show, target.kind, target.item, entry.title or target.name,
                                      entry.condensed, entry.subsections, own - {entry.show},
                                      tuple(entry.in_full)))
@@ -70,6 +73,8 @@ def bot_tables(game: Game, index: Index) -> list[model.Table]:
 
 def _subsection_keys(entry: Entry) -> list[str]:
     """The keys of a rules entry's subsections, nested ones too, but those planned elsewhere."""
+    if not isinstance(entry.item, model.Section):
+        return []
     keys, stack = [], list(entry.item.sections)
     while stack:
         section = stack.pop()
@@ -90,6 +95,7 @@ def _entry_keys(game: Game, entry: Entry) -> set[str]:
 
 def shown_keys(game: Game, index: Index, kind: AidKind) -> set[str]:
     """Keys of everything the aid shows with an anchor (references to them get a page number)."""
+    keys: set[str]
     if kind.key == "solo-aid":
         keys = {f"procedure:{p.id}" for p in game.procedures} | {f"table:{t.id}" for t in bot_tables(game, index)}
         keys |= {f"table:{t.id}" for p in game.procedures for t in procedure_tables(game, index, p)}
@@ -100,7 +106,7 @@ def shown_keys(game: Game, index: Index, kind: AidKind) -> set[str]:
     if kind.key == "card-reference":
         return ({f"table:{t.id}" for t in game.tables} | {f"{e.kind}:{e.id}" for e in game.entities}
                 | {f"kind:{k.id}" for k in game.kinds})
-    keys: set[str] = set()
+    keys = set()
     for entries in planned(game, index, kind.key).values():
         for entry in entries:
             keys |= _entry_keys(game, entry)

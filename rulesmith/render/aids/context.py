@@ -61,7 +61,8 @@ class AidContext(PageContext):
     def icon(self, name: str) -> str:
         return titled(icon_html(self.index, name), self.index.icons[name]["label"])
 
-    def marker(self, status: str, note: str, short: bool = False) -> str:
+    def marker(self, status: str, note: str, short: bool = False, names: str = "") -> str:
+        """The status's mark only: the aids' legend says what each means (note and names are the site's)."""
         mark = MARKS.get(status, "?")
         return f'<span class="rs-gap rs-gap--{status}">{html.escape(mark)}</span>'
 
@@ -102,14 +103,15 @@ class AidContext(PageContext):
         return self.index.name(key)
 
     def kind_of(self, entity: model.Entity) -> model.Kind:
-        return self.game.kind(entity.kind)
+        return self.game.kind_of(entity)
 
     def known(self, kind: model.Kind) -> int:
         return len([e for e in self.game.entities_of(kind.id) if e.status != "missing"])
 
     def split_fields(self, entity: model.Entity, text: bool):
         """(fields with a value, fields marked missing) of an entity, text fields or the others."""
-        shown, missing = [], []
+        shown: list[model.FieldDef] = []
+        missing: list[model.FieldDef] = []
         for spec in self.kind_of(entity).fields:
             if (field_type(spec.type).text_format == "markdown") != text or spec.id not in entity.fields:
                 continue

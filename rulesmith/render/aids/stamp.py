@@ -23,7 +23,7 @@ def errata_in(checked: Checked, kind: AidKind) -> list[model.Erratum]:
     # what that wording refers to.
     condensed = [entry for entries in contents.planned(game, index, kind.key).values()
                  for entry in entries if not entry.full]
-    printed_refs = {_item_of(match.group(1)) for entry in condensed for match in REFERENCE.finditer(entry.condensed)}
+    printed_refs = {_item_of(match.group(1)) for entry in condensed for match in REFERENCE.finditer(entry.condensed or "")}
     full_text_shown = shown - {entry.key for entry in condensed}
 
     def changes_it(erratum: model.Erratum) -> bool:
