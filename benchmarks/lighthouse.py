@@ -1,11 +1,13 @@
 """Lighthouse's mobile run on the site, as an outside measure of how it does on a phone (issue 29).
 
 Builds the shipped content (no PDFs) into a temporary folder, serves it over a local HTTP server
-with gzip as static hosts do, and runs Lighthouse (npm `lighthouse`, installed into .venv/node on
-first use) with Debian's Chromium on three page types: a game overview, an entity page and the
-Bot turn page. Prints performance, accessibility, cumulative layout shift and the paint times,
-with the targets (performance >= 90, accessibility 100, CLS < 0.1), and what failed in
-accessibility. Not a test: Lighthouse's simulated throttling varies from run to run.
+with gzip as static hosts do, and runs Lighthouse (npm `lighthouse`, installed into .venv/lighthouse
+on first use) with Debian's Chromium on one page of each type: a game overview, an entity page,
+the Bot turn page, a procedure page and a table page. Prints, for every run and as the median,
+performance, accessibility, cumulative layout shift (CLS), first contentful paint (FCP), largest
+contentful paint and total blocking time, with the targets (performance >= 90, accessibility 100,
+CLS < 0.1), the machine's load, what failed in accessibility, what shifted and Lighthouse's
+opportunities. Not a test: Lighthouse's simulated throttling varies with the machine's load.
 
 Usage: .venv/bin/python benchmarks/lighthouse.py [--site SITE] [--pages a.html,b.html] [--runs N]
 """
@@ -31,7 +33,13 @@ ROOT = Path(__file__).resolve().parent.parent
 LIGHTHOUSE_VERSION = "13.5.0"
 NODE = ROOT / ".venv" / "lighthouse"  # its own folder: an npm install in .venv/node would prune vnu-jar
 CLI = NODE / "node_modules" / "lighthouse" / "cli" / "index.js"
-PAGES = ["statecraft/index.html", "statecraft/kinds/country.html", "statecraft/bot-turn.html"]
+PAGES = {  # one page of each type (issue 29)
+    "game overview": "statecraft/index.html",
+    "entity page": "statecraft/kinds/country.html",
+    "Bot turn": "statecraft/bot-turn.html",
+    "procedure": "statecraft/solo/bot-influence.html",
+    "table page": "statecraft/tables.html",
+}
 COMPRESSED = {".html", ".css", ".js", ".json", ".svg", ".xml", ".webmanifest"}
 
 
@@ -104,27 +112,36 @@ def run(url: str, out: Path) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--site", type=Path, help="an already built site (default: build the shipped content)")
-    parser.add_argument("--pages", default=",".join(PAGES))
-    parser.add_argument("--runs", type=int, default=1, help="runs per page; the median is printed")
+    parser.add_argument("--pages", help="comma-separated pages of the site (default: one of each type: "
+                        + ", ".join(PAGES.values()) + ")")
+    parser.add_argument("--runs", type=int, default=3, help="runs per page; each is printed, then the median")
+    parser.add_argument("--reports", type=Path, help="keep Lighthouse's JSON reports in this folder")
     args = parser.parse_args()
     install()
+    if args.reports:
+        args.reports.mkdir(parents=True, exist_ok=True)
+    pages = {page: page for page in args.pages.split(",")} if args.pages else {v: k for k, v in PAGES.items()}
     with tempfile.TemporaryDirectory(prefix="rulesmith-lighthouse-") as tmp:
         folder = Path(tmp)
         site = args.site or build(folder)
         httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Gzip, directory=str(site)))
         threading.Thread(target=httpd.serve_forever, daemon=True).start()
         base = f"http://127.0.0.1:{httpd.server_address[1]}"
-        print(f"{'page':36} {'perf':>5} {'a11y':>5} {'CLS':>6} {'FCP s':>6} {'LCP s':>6} {'TBT ms':>7}")
-        misses = 0
+        print(f"machine: {os.cpu_count()} cores, load average {_load()} at the start")
+        header = f"{'':14} {'perf':>5} {'a11y':>5} {'CLS':>6} {'FCP s':>6} {'LCP s':>6} {'TBT ms':>7}"
+        summary = []
         try:
-            for page in args.pages.split(","):
-                results = [run(f"{base}/{page}", folder / f"report-{n}.json") for n in range(args.runs)]
-                median = {key: statistics.median(r[key] for r in results)
-                          for key in ("performance", "accessibility", "cls", "fcp", "lcp", "tbt")}
+            for page, label in pages.items():
+                print(f"\n{label}: {page}\n{header}")
+                results = []
+                for n in range(args.runs):
+                    report = (args.reports or folder) / f"{page.replace('/', '_')}-{n + 1}.json"
+                    results.append(run(f"{base}/{page}", report))
+                    print(f"{'run ' + str(n + 1):14} {_row(results[-1])}  (load {_load()})")
+                median = {key: statistics.median(r[key] for r in results) for key in KEYS}
                 ok = median["performance"] >= 90 and median["accessibility"] == 100 and median["cls"] < 0.1
-                misses += not ok
-                print(f"{page:36} {median['performance']:5.0f} {median['accessibility']:5.0f} {median['cls']:6.3f} "
-                      f"{median['fcp']:6.2f} {median['lcp']:6.2f} {median['tbt']:7.0f}  {'PASS' if ok else 'MISS'}")
+                summary.append((label, median, ok))
+                print(f"{'median':14} {_row(median)}  {'PASS' if ok else 'MISS'}")
                 for line in results[-1]["failed"]:
                     print(f"    accessibility: {line}")
                 for line in results[-1]["shifts"]:
@@ -133,8 +150,23 @@ def main() -> int:
                     print(f"    opportunity: {line}")
         finally:
             httpd.shutdown()
+    print(f"\nmedians of {args.runs} run(s), load average {_load()} at the end\n{'':14} {header.strip()}")
+    for label, median, ok in summary:
+        print(f"{label[:14]:14} {_row(median)}  {'PASS' if ok else 'MISS'}")
     print("targets: performance >= 90, accessibility 100, CLS < 0.1 (Lighthouse mobile, simulated slow 4G)")
     return 0
+
+
+KEYS = ("performance", "accessibility", "cls", "fcp", "lcp", "tbt")
+
+
+def _row(r: dict) -> str:
+    return (f"{r['performance']:5.0f} {r['accessibility']:5.0f} {r['cls']:6.3f} {r['fcp']:6.2f} {r['lcp']:6.2f} "
+            f"{r['tbt']:7.0f}")
+
+
+def _load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from .problems import UsageError
 from .project import project_of_content, templates
 from .render import layout
 from .render.flowchart import render_svg, standalone_svg, to_dot
-from .render.fonts import web_fonts
+from .render.fonts import font_face_css, web_fonts
 from .render.notfound import write_404
 from .render.search import write_search
 from .render.site import render_site
@@ -93,10 +93,23 @@ def sync_tree(target: Path, files: dict[str, bytes]) -> None:
                 path.rmdir()
 
 
+# The site's own styles and scripts are each served as one file, their parts (templates/site/assets)
+# in this order: a phone's first page makes two requests for them, not eight (Lighthouse, issue 29).
+# The stylesheet opens with the fonts' @font-face rules (render/fonts.py).
+BUNDLES = {"assets/site.css": ["rulesmith.css", "walker.css", "botturn.css"],
+           "assets/site.js": ["search.js", "walker.js", "botturn.js", "rulesmith.js", "offline.js"]}
+
+
 def static_files(cache: Path) -> dict[str, bytes]:
-    """The site's assets, with WOFF2 subsets of the shipped fonts (the OTFs are for the PDFs)."""
-    files = {f"assets/{p.relative_to(TEMPLATES / 'site' / 'assets')}": p.read_bytes()
-             for p in (TEMPLATES / "site" / "assets").rglob("*") if p.is_file()}
+    """The site's assets: the bundles above, the vendored libraries, and WOFF2 subsets of the
+    shipped fonts (the OTFs are for the PDFs)."""
+    assets = TEMPLATES / "site" / "assets"
+    parts = {name for names in BUNDLES.values() for name in names}
+    files = {f"assets/{p.relative_to(assets).as_posix()}": p.read_bytes()
+             for p in assets.rglob("*") if p.is_file() and p.relative_to(assets).as_posix() not in parts}
+    for bundle, names in BUNDLES.items():
+        head = font_face_css(TEMPLATES / "fonts").encode() if bundle.endswith(".css") else b""
+        files[bundle] = head + b"\n".join(f"/* {name} */\n".encode() + (assets / name).read_bytes() for name in names)
     for name, data in web_fonts(TEMPLATES / "fonts", cache / "fonts").items():
         files[f"assets/fonts/{name}"] = data
     files["assets/fonts/LICENSE.txt"] = (TEMPLATES / "fonts" / "LICENSE.txt").read_bytes()
@@ -292,12 +305,12 @@ def _kept_pdfs(work: Path, games: set[str]) -> tuple[dict[str, bytes], list[dict
 
 def _site_inputs(docs: Path, config: Path, engine: str) -> dict[str, str]:
     """Digests of what the engine builds the site from. "all": the generated pages, PDFs and
-    assets, the configuration (navigation included), the engine, the site templates (theme
-    overrides) and the versions of Rulesmith and the engine. "frame": the same but for the
+    assets, the configuration (navigation included), the engine, the site templates and the theme
+    overrides and the versions of Rulesmith and the engine. "frame": the same but for the
     bytes of the generated files, only their names: what every page shows or is laid out by,
     so that a change in it rebuilds every page."""
     frame = hashlib.sha256(b"\0".join([engine.encode(), config.read_bytes(), _engine_versions(engine).encode()]))
-    for path in sorted(p for p in TEMPLATES.joinpath("site").rglob("*") if p.is_file()):
+    for path in sorted(p for folder in ("site", "theme") for p in TEMPLATES.joinpath(folder).rglob("*") if p.is_file()):
         frame.update(str(path.relative_to(TEMPLATES)).encode() + b"\0" + path.read_bytes() + b"\0")
     every = frame.copy()
     for path in sorted(p for p in docs.rglob("*") if p.is_file()):

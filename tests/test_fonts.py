@@ -21,29 +21,31 @@ def user_cache(tmp_path, monkeypatch):
 
 def test_every_shipped_font_has_a_prebuilt_subset_made_with_the_pinned_tools():
     keys = fonts._prebuilt_keys(FONTS)
-    shipped = sorted(otf.stem for otf in FONTS.glob("*.otf"))
+    shipped = sorted(otf.stem + suffix for otf in FONTS.glob("*.otf") for suffix in fonts.PARTS)
     assert shipped and sorted(keys) == shipped
     for otf in FONTS.glob("*.otf"):
-        assert keys[otf.stem] == fonts.subset_key(otf.read_bytes()), (
-            f"{otf.name}: the prebuilt subset was made from another font, character set or fontTools/Brotli; "
-            "run `python -m rulesmith.render.fonts` and commit templates/webfonts/")
-        assert (FONTS.parent / fonts.PREBUILT / f"{otf.stem}.woff2").is_file()
+        for suffix, unicodes in fonts.PARTS.items():
+            assert keys[otf.stem + suffix] == fonts.subset_key(otf.read_bytes(), unicodes), (
+                f"{otf.name}{suffix}: the prebuilt subset was made from another font, character set or "
+                "fontTools/Brotli; run `python -m rulesmith.render.fonts` and commit templates/webfonts/")
+            assert (FONTS.parent / fonts.PREBUILT / f"{otf.stem}{suffix}.woff2").is_file()
 
 
 def test_a_prebuilt_subset_is_what_fonttools_makes_now():
     otf = FONTS / "Inter-Regular.otf"
-    made = fonts.make_subset(otf.read_bytes())
-    assert made[:4] == b"wOF2"
-    assert (FONTS.parent / fonts.PREBUILT / "Inter-Regular.woff2").read_bytes() == made
+    for suffix, unicodes in fonts.PARTS.items():
+        made = fonts.make_subset(otf.read_bytes(), unicodes)
+        assert made[:4] == b"wOF2"
+        assert (FONTS.parent / fonts.PREBUILT / f"Inter-Regular{suffix}.woff2").read_bytes() == made
 
 
 def test_a_clean_project_makes_no_subset(tmp_path, user_cache, monkeypatch):
-    def refuse(_otf):
+    def refuse(_otf, _unicodes):
         raise AssertionError("a subset was made although a prebuilt one fits")
 
     monkeypatch.setattr(fonts, "make_subset", refuse)
     made = fonts.web_fonts(FONTS, tmp_path / "project" / ".cache" / "fonts")
-    assert sorted(made) == sorted(f"{otf.stem}.woff2" for otf in FONTS.glob("*.otf"))
+    assert sorted(made) == sorted(f"{otf.stem}{suffix}.woff2" for otf in FONTS.glob("*.otf") for suffix in fonts.PARTS)
     assert made["Inter-Bold.woff2"] == (FONTS.parent / fonts.PREBUILT / "Inter-Bold.woff2").read_bytes()
     assert not user_cache.exists() and not (tmp_path / "project").exists()
 
@@ -54,9 +56,11 @@ def test_a_font_without_a_prebuilt_subset_is_made_once_for_every_project(tmp_pat
     shutil.copy(FONTS / "Inter-Italic.otf", own / "Mine-Italic.otf")
     first = fonts.web_fonts(own, tmp_path / "a" / ".cache" / "fonts")["Mine-Italic.woff2"]
     assert first[:4] == b"wOF2"
-    assert [p.name for p in user_cache.iterdir()] == [f"{fonts.subset_key((own / 'Mine-Italic.otf').read_bytes())}.woff2"]
+    otf = (own / "Mine-Italic.otf").read_bytes()
+    assert sorted(p.name for p in user_cache.iterdir()) == sorted(
+        f"{fonts.subset_key(otf, unicodes)}.woff2" for unicodes in fonts.PARTS.values())
 
-    def refuse(_otf):
+    def refuse(_otf, _unicodes):
         raise AssertionError("made again for a second project")
 
     monkeypatch.setattr(fonts, "make_subset", refuse)
@@ -65,6 +69,5 @@ def test_a_font_without_a_prebuilt_subset_is_made_once_for_every_project(tmp_pat
 
 def test_a_changed_character_set_does_not_reuse_a_subset(monkeypatch):
     otf = (FONTS / "Inter-Regular.otf").read_bytes()
-    before = fonts.subset_key(otf)
-    monkeypatch.setattr(fonts, "UNICODES", fonts.UNICODES + ",U+0370-03FF")
-    assert fonts.subset_key(otf) != before
+    assert fonts.subset_key(otf, fonts.MAIN) != fonts.subset_key(otf, fonts.MAIN + ",U+0370-03FF")
+    assert fonts.subset_key(otf, fonts.MAIN) != fonts.subset_key(otf, fonts.MORE)

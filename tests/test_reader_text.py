@@ -138,6 +138,19 @@ def test_the_header_partial_is_materials_with_the_game_as_its_topic():
                               "config.site_name") == body(theirs)
 
 
+def test_the_palette_script_is_materials_with_the_readers_scheme_set_before_the_first_paint():
+    """The theme override copies Material's palette script and adds one statement (the palette of
+    the reader's colour scheme when none is saved); on a Material upgrade it must be copied again."""
+    import material
+
+    theirs = (Path(material.__file__).parent / "templates" / "partials" / "javascripts" / "palette.html").read_text(encoding="utf-8")
+    ours = (ROOT / "templates" / "theme" / "partials" / "javascripts" / "palette.html").read_text(encoding="utf-8")
+    body = lambda text: re.sub(r"\A\{#-.*?-#\}\n", "", text, flags=re.S)  # noqa: E731
+    added = re.compile(r'if\(!\(palette&&palette\.color\)\)\{var input=.*?\}\}\)\}')
+    assert len(added.findall(body(ours))) == 1
+    assert added.sub("", body(ours)) == body(theirs)
+
+
 # --- every output -----------------------------------------------------------------------------
 
 

@@ -59,15 +59,22 @@ def _change(change: model.Change) -> dict:
     return {"state": change.state, "to": str(change.to), "carry": change.carry}
 
 
+def state_choices(game: Game) -> list[dict]:
+    """The bot's state as the set-up form offers it: each value's id and name, and the initial one
+    (the page draws the form with them, the companion's script fills it again from the same)."""
+    assert game.bot is not None
+    return [{"id": v.id, "name": v.name, "initial": str(v.initial) if v.initial is not None else turn.state_values(v)[0],
+             "values": [[value, turn.value_name(v, value)] for value in turn.state_values(v)]}
+            for v in game.bot.state]
+
+
 def companion_data(game: Game) -> dict:
     bot = game.bot
     assert bot is not None
     procedures = reached_procedures(game)
     return {
         "name": bot.name,
-        "state": [{"id": v.id, "name": v.name, "initial": str(v.initial) if v.initial is not None else turn.state_values(v)[0],
-                   "values": [[value, turn.value_name(v, value)] for value in turn.state_values(v)]}
-                  for v in bot.state],
+        "state": state_choices(game),
         "decks": {d.id: {"name": d.name, "cards": list(d.cards)} for d in bot.decks},
         "parts": [{"procedure": part.procedure, "phase": part.phase, "skip": part.skip, "repeat": part.repeat,
                    "only": {k: [str(v) for v in values] for k, values in part.only.items()}}

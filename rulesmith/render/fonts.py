@@ -1,13 +1,16 @@
 """Web fonts: WOFF2 subsets of the shipped OTFs for the site (the PDFs keep the OTFs).
 
-A subset keeps the characters a European-language rules text uses (Latin, punctuation, arrows,
-maths signs) and drops the rest, about a tenth of the OTF's weight. Making the five subsets takes
-about 2.5 s, the same for every project, so they are made once, not once per project:
+Subsets keep the characters a European-language rules text uses (Latin, punctuation, arrows,
+maths signs) and drop the rest, about a tenth of the OTF's weight; each face is split in two files
+(MAIN, MORE) so that a page loads only the part it uses. The @font-face rules come from here too.
+
+Making the subsets takes about 2.5 s, the same for every project, so they are made once, not once
+per project:
 
 1. shipped prebuilt in templates/webfonts/ (made by `python -m rulesmith.render.fonts`), used
-   when their key still matches: the font's bytes, the character ranges, the options below and
-   the versions of fontTools and Brotli, all in one hash. A font or a pin that changed makes the
-   key differ (a test says so: run the module to make them anew), and then
+   when their key still matches: the font's bytes, the part's character ranges, the options below
+   and the versions of fontTools and Brotli, all in one hash. A font or a pin that changed makes
+   the key differ (a test says so: run the module to make them anew), and then
 2. cached in the user's cache folder ($XDG_CACHE_HOME/rulesmith/fonts, by default
    ~/.cache/rulesmith/fonts; the project's .cache/fonts when that folder cannot be written),
    under the key, shared by every project on the machine.
@@ -26,12 +29,21 @@ import fontTools
 
 from ..files import write_atomic
 
-# Basic Latin, Latin-1, Latin Extended-A, basic Cyrillic (the content quotes some), general punctuation, super/subscripts, the euro,
-# arrows, maths operators, geometric shapes (▲ ■ ●) and the replacement character. A character
-# outside falls back to the reader's system font, which is legible, only not Inter.
-UNICODES = "U+0000-017F,U+0400-045F,U+2000-206F,U+2070-209F,U+20AC,U+2190-21FF,U+2200-22FF,U+25A0-25FF,U+FFFD"
-VERSION = "4"  # bump to remake every cached subset when the options below change
-PREBUILT = "webfonts"  # beside the fonts folder (templates/webfonts/): <name>.woff2, keys.json ({name: key})
+# The characters of nearly every page: Basic Latin, Latin-1, general punctuation, the euro, arrows
+# (→), the minus and ≤ ≥. Each face's main file holds them; every page that uses the face loads it.
+MAIN = "U+0000-00FF,U+2000-206F,U+20AC,U+2190-21FF,U+2212,U+2264-2265,U+FFFD"
+# The rest a European-language rules text may use: Latin Extended-A, basic Cyrillic (the content
+# quotes some), super/subscripts, the other maths operators, geometric shapes (▲ ■ ●). Each face's
+# second file holds them, and a browser fetches it only for a page that has one (unicode-range):
+# the first page on a phone moves about a third less font. A character outside both falls back to
+# the reader's system font, which is legible, only not Inter.
+MORE = "U+0100-017F,U+0400-045F,U+2070-209F,U+2200-2211,U+2213-2263,U+2266-22FF,U+25A0-25FF"
+PARTS = {"": MAIN, "-more": MORE}  # file name suffix -> characters
+# Weight and style of each shipped face, by the end of its file name (Inter-SemiBold.otf).
+FACES = {"Regular": (400, "normal"), "Italic": (400, "italic"), "SemiBold": (600, "normal"),
+         "Bold": (700, "normal"), "BoldItalic": (700, "italic")}
+VERSION = "5"  # bump to remake every cached subset when the options below change
+PREBUILT = "webfonts"  # beside the fonts folder (templates/webfonts/): <name><suffix>.woff2, keys.json
 
 
 def _options():
@@ -57,17 +69,17 @@ def _tools() -> str:
     return f"fontTools {fontTools.version}, brotli {compressor}"
 
 
-def subset_key(otf: bytes) -> str:
+def subset_key(otf: bytes, unicodes: str) -> str:
     """What a subset is made from: the font, the ranges, the options' version, the tools' versions."""
-    return hashlib.sha256(b"\0".join([otf, UNICODES.encode(), VERSION.encode(), _tools().encode()])).hexdigest()[:32]
+    return hashlib.sha256(b"\0".join([otf, unicodes.encode(), VERSION.encode(), _tools().encode()])).hexdigest()[:32]
 
 
-def make_subset(otf: bytes) -> bytes:
+def make_subset(otf: bytes, unicodes: str) -> bytes:
     from fontTools import subset
 
     font = subset.load_font(io.BytesIO(otf), _options())
     subsetter = subset.Subsetter(_options())
-    subsetter.populate(unicodes=subset.parse_unicodes(UNICODES))
+    subsetter.populate(unicodes=subset.parse_unicodes(unicodes))
     subsetter.subset(font)
     out = io.BytesIO()
     subset.save_font(font, out, _options())
@@ -86,17 +98,20 @@ def _prebuilt_keys(fonts: Path) -> dict[str, str]:
         return {}
 
 
-def woff2_subset(otf_path: Path, project_cache: Path) -> bytes:
+def woff2_subset(otf_path: Path, suffix: str, project_cache: Path) -> bytes:
+    """The subset `<name><suffix>.woff2` of one face: prebuilt, cached, or made (and cached)."""
     otf = otf_path.read_bytes()
-    key = subset_key(otf)
-    prebuilt = otf_path.parent.parent / PREBUILT / f"{otf_path.stem}.woff2"
-    if _prebuilt_keys(otf_path.parent).get(otf_path.stem) == key and prebuilt.is_file():
+    unicodes = PARTS[suffix]
+    key = subset_key(otf, unicodes)
+    name = otf_path.stem + suffix
+    prebuilt = otf_path.parent.parent / PREBUILT / f"{name}.woff2"
+    if _prebuilt_keys(otf_path.parent).get(name) == key and prebuilt.is_file():
         return prebuilt.read_bytes()
     for folder in (user_cache(), project_cache):
         cached = folder / f"{key}.woff2"
         if cached.is_file():
             return cached.read_bytes()
-    data = make_subset(otf)
+    data = make_subset(otf, unicodes)
     for folder in (user_cache(), project_cache):
         try:
             write_atomic(folder / f"{key}.woff2", data)
@@ -106,19 +121,45 @@ def woff2_subset(otf_path: Path, project_cache: Path) -> bytes:
     return data
 
 
+def _faces(fonts: Path) -> list[tuple[Path, str, int, str]]:
+    """(OTF, family, weight, style) of every shipped face."""
+    found = []
+    for otf in sorted(fonts.glob("*.otf")):
+        family, _, face = otf.stem.rpartition("-")
+        weight, style = FACES.get(face, (400, "italic" if "Italic" in face else "normal"))
+        found.append((otf, family or otf.stem, weight, style))
+    return found
+
+
 def web_fonts(fonts: Path, cache: Path) -> dict[str, bytes]:
-    """`name.woff2` -> bytes for every `name.otf` in `fonts`."""
-    return {f"{otf.stem}.woff2": woff2_subset(otf, cache) for otf in sorted(fonts.glob("*.otf"))}
+    """`name.woff2` and `name-more.woff2` -> bytes for every `name.otf` in `fonts`."""
+    return {f"{otf.stem}{suffix}.woff2": woff2_subset(otf, suffix, cache)
+            for otf, *_ in _faces(fonts) for suffix in PARTS}
+
+
+def font_face_css(fonts: Path, folder: str = "fonts/") -> str:
+    """The @font-face rules of the web fonts, their files under `folder` (relative to the CSS).
+    "optional": drawn if the font arrives within the first moments (from cache, it always does),
+    else the page keeps the system font, so that text never reflows under the reader (a swap moved
+    a whole page by a line: Lighthouse's layout shift 0.21). Flowcharts fit either (rulesmith.js)."""
+    return "".join(
+        f'@font-face {{ font-family: "{family}"; src: url("{folder}{otf.stem}{suffix}.woff2") format("woff2"); '
+        f"font-weight: {weight}; font-style: {style}; font-display: optional; unicode-range: {unicodes}; }}\n"
+        for otf, family, weight, style in _faces(fonts) for suffix, unicodes in PARTS.items())
 
 
 def prebuild(fonts: Path) -> list[str]:
-    """Make the shipped subsets (templates/fonts/web/) and their keys anew."""
+    """Make the shipped subsets (templates/webfonts/) and their keys anew."""
+    folder = fonts.parent / PREBUILT
+    for old in folder.glob("*.woff2"):
+        old.unlink()
     keys = {}
-    for otf in sorted(fonts.glob("*.otf")):
+    for otf, *_ in _faces(fonts):
         data = otf.read_bytes()
-        write_atomic(fonts.parent / PREBUILT / f"{otf.stem}.woff2", make_subset(data))
-        keys[otf.stem] = subset_key(data)
-    write_atomic(fonts.parent / PREBUILT / "keys.json", (json.dumps(keys, indent=2, sort_keys=True) + "\n").encode())
+        for suffix, unicodes in PARTS.items():
+            write_atomic(folder / f"{otf.stem}{suffix}.woff2", make_subset(data, unicodes))
+            keys[otf.stem + suffix] = subset_key(data, unicodes)
+    write_atomic(folder / "keys.json", (json.dumps(keys, indent=2, sort_keys=True) + "\n").encode())
     return sorted(keys)
 
 

@@ -31,7 +31,7 @@ from ..glyphs import glyph_svg
 from .markup import escape_inline, escape_url, markdown_value, plain_text, render_text, table_cell
 from .overview import bot_turn, play
 from .walker import walker_procedures, walker_steps
-from .botturn import companion_json, reached_procedures, tables_read
+from .botturn import companion_json, reached_procedures, state_choices, tables_read
 
 TEMPLATES = templates()
 
@@ -448,7 +448,7 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
         # The turn walks the procedures no other procedure calls, in the content's order; the ones
         # they call are reached from their steps.
         if game.bot is not None:  # the turn as the game declares it (rulesmith/turn.py)
-            turn_page = page(f"{g}/bot-turn.md", "bot-companion.md.j2", data=companion_json(game),
+            turn_page = page(f"{g}/bot-turn.md", "bot-companion.md.j2", data=companion_json(game), choices=state_choices(game),
                              procedures=reached_procedures(game), read_tables=tables_read(game),
                              charts={p.id: flowchart(p) for p in game.procedures},
                              chart_files={p.id: layout.flowchart_file(g, p.id) for p in game.procedures})

@@ -2,12 +2,15 @@
    for keyboard and screen-reader users (axe: scrollable-region-focusable). Runs on every page
    view, including Material's instant navigation. */
 document$.subscribe(function () {
-  document.querySelectorAll(".md-typeset__scrollwrap").forEach(function (frame) {
-    if (frame.scrollWidth > frame.clientWidth + 1) {
-      frame.tabIndex = 0;
-      frame.setAttribute("role", "region");
-      frame.setAttribute("aria-label", "Table, scrolls sideways");
-    }
+  // All measured first, then all changed: a change between two measurements would make the
+  // browser lay the page out again for each table (a long task on a page of many tables).
+  var frames = Array.prototype.filter.call(document.querySelectorAll(".md-typeset__scrollwrap"), function (frame) {
+    return frame.scrollWidth > frame.clientWidth + 1;
+  });
+  frames.forEach(function (frame) {
+    frame.tabIndex = 0;
+    frame.setAttribute("role", "region");
+    frame.setAttribute("aria-label", "Table, scrolls sideways");
   });
 });
 
@@ -16,22 +19,31 @@ document$.subscribe(function () {
    wider than the room its box gives it is then drawn squeezed to that room (SVG textLength).
    With Inter, every line already fits and nothing changes. Runs once fonts have settled. */
 function rulesmithFitFlowcharts() {
+  // Measured all at once, then changed: one layout of the page rather than one for each line.
+  var texts = [];
   document.querySelectorAll("svg.rs-flowchart__svg g.node").forEach(function (node) {
     var shape = node.querySelector("path, polygon");
     if (!shape) return;
-    var box = shape.getBBox(), pad = 2;
     node.querySelectorAll("text").forEach(function (text) {
-      text.removeAttribute("textLength");
-      text.removeAttribute("lengthAdjust");
-      var x = parseFloat(text.getAttribute("x")), anchor = text.getAttribute("text-anchor") || "start";
-      var left = x - box.x - pad, right = box.x + box.width - x - pad;
-      var room = anchor === "middle" ? 2 * Math.min(left, right) : anchor === "end" ? left : right;
-      var width = text.getComputedTextLength();
-      if (room > 0 && width > room) {
-        text.setAttribute("textLength", room.toFixed(1));
-        text.setAttribute("lengthAdjust", "spacingAndGlyphs");
+      if (text.hasAttribute("textLength")) {
+        text.removeAttribute("textLength");
+        text.removeAttribute("lengthAdjust");
       }
+      texts.push([shape, text]);
     });
+  });
+  var fits = texts.map(function (pair) {
+    var box = pair[0].getBBox(), text = pair[1], pad = 2;
+    var x = parseFloat(text.getAttribute("x")), anchor = text.getAttribute("text-anchor") || "start";
+    var left = x - box.x - pad, right = box.x + box.width - x - pad;
+    var room = anchor === "middle" ? 2 * Math.min(left, right) : anchor === "end" ? left : right;
+    return room > 0 && text.getComputedTextLength() > room ? room : 0;
+  });
+  texts.forEach(function (pair, i) {
+    if (fits[i]) {
+      pair[1].setAttribute("textLength", fits[i].toFixed(1));
+      pair[1].setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
   });
 }
 document$.subscribe(function () {
