@@ -87,7 +87,7 @@ class PageContext:
         target_page, anchor = layout.page_of(self.game, key)
         return Markup(escape_url(layout.link(self.page, target_page, anchor)))
 
-    def anchor(self, key: str) -> Markup:
+    def anchor(self, key: str) -> str:  # Markup at run time (see md)
         """The anchor of a key on its own page (page_of), for the element that carries it."""
         return Markup(escape_url(layout.page_of(self.game, key)[1]))
 
@@ -237,7 +237,7 @@ class PageContext:
         noted = "" if short else str(entity.fields.get(field_id) or "")
         return self.gaps_at(f"{entity.kind}:{entity.id}", field_id, already=noted)
 
-    def step_gaps(self, procedure: model.Procedure, node: model.Node) -> Markup:
+    def step_gaps(self, procedure: model.Procedure, node: model.Node) -> str:  # Markup at run time (see md)
         """The markers of the gaps that affect a step, unless the step's own text names them."""
         return self.gaps_at(f"procedure:{procedure.id}", node.id, already=node.text)
 

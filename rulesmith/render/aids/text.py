@@ -64,7 +64,7 @@ class _Tags(HTMLParser):
         self.open: list[str] = []
         self.broken = False
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag, _attrs):  # attributes do not change the nesting
         if tag not in VOID:
             self.open.append(tag)
 
