@@ -164,7 +164,12 @@ def prebuild(fonts: Path) -> list[str]:
 
 
 if __name__ == "__main__":
+    import logging
+
     from ..project import templates
 
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")  # fontTools' own chatter stays quiet
+    logging.getLogger("rulesmith").setLevel(logging.INFO)
     folder = Path(sys.argv[1]) if len(sys.argv) > 1 else templates() / "fonts"
-    print(f"made {', '.join(prebuild(folder))} in {folder.parent / PREBUILT}")
+    made = prebuild(folder)
+    logging.getLogger("rulesmith").info("made %s in %s", ", ".join(made), folder.parent / PREBUILT)
