@@ -12,7 +12,7 @@ from pathlib import Path
 
 from . import __version__
 from .engines import DEFAULT_ENGINE, ENGINES
-from .problems import RulesmithError, UsageError
+from .problems import RESULTS, RulesmithError, UsageError
 from .project import find_project, project_of_content
 
 
@@ -123,8 +123,23 @@ class _Stderr(logging.StreamHandler):
         pass
 
 
+class _Stdout(logging.StreamHandler):
+    """Writes a command's result, as given (no added newline), to whatever sys.stdout is."""
+
+    terminator = ""
+
+    @property
+    def stream(self):
+        return sys.stdout
+
+    @stream.setter
+    def stream(self, _value) -> None:
+        pass
+
+
 def _configure_logging(verbose: bool, quiet: bool) -> None:
-    """The `rulesmith` logger prints progress and notes to stderr; -v adds detail, -q only warnings."""
+    """The `rulesmith` logger prints progress and notes to stderr; -v adds detail, -q only warnings.
+    `rulesmith.results` (problems.RESULTS) is what a command produces: stdout, never quieted."""
     logger = logging.getLogger("rulesmith")
     if not any(isinstance(h, _Stderr) for h in logger.handlers):
         handler = _Stderr()
@@ -132,6 +147,13 @@ def _configure_logging(verbose: bool, quiet: bool) -> None:
         logger.addHandler(handler)
     logger.setLevel(logging.DEBUG if verbose else logging.WARNING if quiet else logging.INFO)
     logger.propagate = False
+    results = logging.getLogger(RESULTS.name)
+    if not any(isinstance(h, _Stdout) for h in results.handlers):
+        out = _Stdout()
+        out.setFormatter(logging.Formatter("%(message)s"))
+        results.addHandler(out)
+    results.setLevel(logging.INFO)
+    results.propagate = False
 
 
 def _all_parsers(sub) -> list[argparse.ArgumentParser]:

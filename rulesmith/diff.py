@@ -12,9 +12,9 @@ from __future__ import annotations
 import difflib
 import io
 import json
+import logging
 import re
 import subprocess
-import sys
 import tarfile
 import tempfile
 from dataclasses import dataclass, field
@@ -26,7 +26,9 @@ from .expressions import plain
 from .game import Game, load_games
 from .items import ITEM_TYPES, all_items, name_of
 from .pipeline import check_content
-from .problems import ContentError, Problems, RulesmithError
+from .problems import RESULTS, ContentError, Problems, RulesmithError
+
+log = logging.getLogger(__name__)
 
 NAME_FIELDS = tuple(sorted({t.name_field for t in ITEM_TYPES if t.prefix not in ("erratum", "ruling")}))  # what "renamed" means for each type of item
 
@@ -110,9 +112,8 @@ def cmd_diff(args) -> int:
     content = Path(args.content)
     diffs, notes = diff_revision(content, args.revision)
     for note in notes:
-        print(f"note: {note}", file=sys.stderr)
-    print(format_markdown(diffs, args.revision) if args.format == "markdown" else format_text(diffs, args.revision),
-          end="")
+        log.info(f"note: {note}")
+    RESULTS.info(format_markdown(diffs, args.revision) if args.format == "markdown" else format_text(diffs, args.revision))
     return 0
 
 

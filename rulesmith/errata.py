@@ -26,7 +26,7 @@ from .game import Game, load_game
 from .link import Index, build_index, resolve
 from .load import SourceFile, display_path
 from .yamledit import EditError, append_record, flow_scalar, replace_scalar  # noqa: F401 (flow_scalar: tests)
-from .problems import Problem, Problems, RulesmithError, nearest
+from .problems import RESULTS, Problem, Problems, RulesmithError, nearest
 
 SOURCE_KINDS = typing.get_args(model.ErratumSource.model_fields["kind"].annotation)
 LIST_TYPES = ("ref-list", "text-list", "string-list", "integer-list")
@@ -129,14 +129,15 @@ def cmd_add(args) -> int:
     applied = add_erratum(Path(args.content), args.game, args.target, args.field, args.new_value,
                           source_kind=args.source_kind, description=args.description, url=args.url,
                           note=args.note, date=parse_date(args.date), erratum_id=args.erratum_id)
-    print(f"{applied.data_file}:{applied.data_line}:{applied.data_column}: {applied.target} {applied.field}: "
-          f"{_show(applied.old)} → {_show(applied.new)}")
-    print(f"{applied.errata_file}:{applied.errata_line}: {'created the file and ' if applied.created else ''}"
-          f"recorded erratum {applied.erratum_id} ({applied.date})")
+    RESULTS.info(f"{applied.data_file}:{applied.data_line}:{applied.data_column}: {applied.target} {applied.field}: "
+                 f"{_show(applied.old)} → {_show(applied.new)}\n")
+    RESULTS.info(f"{applied.errata_file}:{applied.errata_line}: {'created the file and ' if applied.created else ''}"
+                 f"recorded erratum {applied.erratum_id} ({applied.date})\n")
     for example_id, printed, was, now in applied.examples:
-        print(f"example:{example_id}: the rulebook prints {_show(printed)}; with erratum {applied.erratum_id} "
-              f"it is now {_show(now)}" + (f" (was {_show(was)})" if was is not None and was != printed else ""))
-    print(f"check: {args.game} ok")
+        RESULTS.info(f"example:{example_id}: the rulebook prints {_show(printed)}; with erratum {applied.erratum_id} "
+                     f"it is now {_show(now)}" + (f" (was {_show(was)})" if was is not None and was != printed else "")
+                     + "\n")
+    RESULTS.info(f"check: {args.game} ok\n")
     return 0
 
 

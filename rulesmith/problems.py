@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import difflib
+import logging
 import re
 from dataclasses import dataclass, field
+
+# What a command produces (an erratum recorded, a diff): the command line sends it to stdout.
+RESULTS = logging.getLogger("rulesmith.results")
 
 # Characters a terminal would act on or hide (control, bidirectional, zero-width): shown as \\u…
 _UNSHOWABLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")

@@ -19,7 +19,7 @@ from .errata import (ID, ErrataError, RefusingParser, _resolve_target, _write, a
                      parse_date)
 from .load import display_path
 from .model import RulingSource
-from .problems import nearest
+from .problems import RESULTS, nearest
 from .yamledit import append_record, set_key
 
 SOURCE_KINDS = typing.get_args(RulingSource.model_fields["kind"].annotation)
@@ -67,12 +67,12 @@ def cmd_add(args) -> int:
                           source_kind=args.source_kind, description=args.description, url=args.url,
                           date=parse_date(args.date, RulingError), supersedes=args.supersedes,
                           ruling_id=args.ruling_id)
-    print(f"{recorded.file}:{recorded.line}: {'created the file and ' if recorded.created else ''}recorded ruling "
-          f"{recorded.ruling_id} ({recorded.date}) about {', '.join(recorded.about)}")
+    RESULTS.info(f"{recorded.file}:{recorded.line}: {'created the file and ' if recorded.created else ''}recorded "
+                 f"ruling {recorded.ruling_id} ({recorded.date}) about {', '.join(recorded.about)}\n")
     if recorded.superseded:
         ruling_id, file, line = recorded.superseded
-        print(f"{file}:{line}: ruling {ruling_id} is superseded by {recorded.ruling_id}")
-    print(f"check: {args.game} ok")
+        RESULTS.info(f"{file}:{line}: ruling {ruling_id} is superseded by {recorded.ruling_id}\n")
+    RESULTS.info(f"check: {args.game} ok\n")
     return 0
 
 
