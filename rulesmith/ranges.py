@@ -144,10 +144,17 @@ def gaps(keys: list) -> list[tuple[int, str]]:
             continue
     found = []
     ordered = sorted(parsed, key=lambda pair: (pair[1].low, pair[1].high))
-    for (_, before), (position, after) in zip(ordered, ordered[1:], strict=False):
+    if not ordered:
+        return []
+    # `before` is the range reaching highest so far, not merely the previous one: a range
+    # nested inside a wider one ("1-1" inside "0-2") must not hide what the wider one covers.
+    before = ordered[0][1]
+    for position, after in ordered[1:]:
         whole = before.whole and after.whole
         if after.low > before.high and (not whole or after.low - before.high > 1):
             first, last = before.high + (1 if whole else 0), after.low - (1 if whole else 0)
             missing = _fmt(first) if first == last else f"{_fmt(first)}-{_fmt(last)}"
             found.append((position, f"no row holds {missing} (between '{before.text}' and '{after.text}')"))
+        if after.high >= before.high:
+            before = after
     return sorted(found)
