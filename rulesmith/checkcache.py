@@ -34,7 +34,7 @@ FORMAT = 1  # of the cache file; a file of another format is not read
 FILE_NAME = "check.json"
 
 
-def _digest(path: Path) -> str | None:
+def _digest(path: str | Path) -> str | None:
     """The bytes of a regular file, hashed; None when it is missing or not a regular file."""
     try:
         with open(path, "rb") as handle:
@@ -45,26 +45,27 @@ def _digest(path: Path) -> str | None:
         return None
 
 
-def _tree(folder: Path, into, skip_dirs: frozenset[str] = frozenset()) -> None:
+def _tree(folder: str | Path, into, skip_dirs: frozenset[str] = frozenset(), relative: str = "") -> None:
     """Every entry under `folder`, in a fixed order, into the hash: its relative path, and its
-    bytes (a file), where it points (a link) or its type (anything else)."""
-    if not folder.is_dir():
-        into.update(f"missing {folder}\n".encode())
+    bytes (a file), where it points (a link) or its type (anything else). Plain os calls, no
+    pathlib: this runs on every check."""
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        into.update(f"unreadable {relative or folder}\n".encode())
         return
-    for top, dirs, files in os.walk(folder, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if d not in skip_dirs)
-        here = Path(top)
-        for name in sorted(files) + [d for d in dirs if (here / d).is_symlink()]:
-            path = here / name
-            relative = path.relative_to(folder).as_posix()
-            if path.is_symlink():
-                into.update(f"link {relative} {os.readlink(path)}\n".encode())
-                continue
-            info = path.lstat()
-            if stat.S_ISREG(info.st_mode):
-                into.update(f"file {relative} {_digest(path)}\n".encode())
-            else:
-                into.update(f"other {relative} {stat.S_IFMT(info.st_mode)}\n".encode())
+    for entry in entries:
+        name = f"{relative}{entry.name}"
+        if entry.is_symlink():
+            into.update(f"link {name} {os.readlink(entry.path)}\n".encode())
+        elif entry.is_dir(follow_symlinks=False):
+            if entry.name not in skip_dirs:
+                into.update(f"dir {name}\n".encode())
+                _tree(entry.path, into, skip_dirs, f"{name}/")
+        elif entry.is_file(follow_symlinks=False):
+            into.update(f"file {name} {_digest(entry.path)}\n".encode())
+        else:
+            into.update(f"other {name} {stat.S_IFMT(entry.stat(follow_symlinks=False).st_mode)}\n".encode())
 
 
 def _distributions() -> list[str]:
@@ -92,10 +93,10 @@ def key(content: Path, today: datetime.date | None = None) -> str:
             into.update(f"env {name}={value}\n".encode())
     for name in _distributions():
         into.update(f"dist {name}\n".encode())
-    package = Path(__file__).resolve().parent
-    _tree(package, into, frozenset({"__pycache__", "templates"}))
+    into.update(b"package\n")
+    _tree(os.path.dirname(os.path.realpath(__file__)), into, frozenset({"__pycache__", "templates"}))
     into.update(b"templates\n")
-    _tree(templates().resolve(), into, frozenset({"__pycache__"}))
+    _tree(os.path.realpath(templates()), into, frozenset({"__pycache__"}))
     into.update(b"content\n")
     _tree(content, into)
     return into.hexdigest()
