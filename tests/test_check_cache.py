@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from rulesmith import checkcache, cli
+from rulesmith import checkcache, cli, fingerprint
 from rulesmith.project import templates
 
 from gamekit import CONTENT_YAML, write_game
@@ -123,10 +123,10 @@ def test_the_key_covers_the_code(tmp_path, monkeypatch):
     """Rulesmith's own modules are hashed (an editable install keeps its version when edited)."""
     package = tmp_path / "pkg"
     (package / "sub").mkdir(parents=True)
-    (package / "checkcache.py").write_text("x = 1\n")
+    (package / "fingerprint.py").write_text("x = 1\n")
     (package / "sub" / "a.py").write_text("y = 1\n")
     content = write_game(tmp_path)
-    monkeypatch.setattr(checkcache, "__file__", str(package / "checkcache.py"))
+    monkeypatch.setattr(fingerprint, "__file__", str(package / "fingerprint.py"))
     day = datetime.date(2026, 1, 1)
     base = checkcache.key(content, day)
     (package / "sub" / "__pycache__").mkdir()
