@@ -79,3 +79,17 @@ def software(into) -> None:
     tree(os.path.dirname(os.path.realpath(__file__)), into, frozenset({"__pycache__", "templates"}))
     into.update(b"templates\n")
     tree(os.path.realpath(templates()), into, frozenset({"__pycache__"}))
+
+
+def software_digest() -> str:
+    """`software`, as one hex digest (made afresh each time: serve sees a template edited)."""
+    into = hashlib.sha256()
+    software(into)
+    return into.hexdigest()
+
+
+def tree_digest(folder: str | Path) -> str:
+    """`tree` of one folder, as one hex digest."""
+    into = hashlib.sha256()
+    tree(folder, into)
+    return into.hexdigest()

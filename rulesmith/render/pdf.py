@@ -176,10 +176,7 @@ def _software() -> str:
     from .. import fingerprint
     from .flowchart import _layout_tools
 
-    into = hashlib.sha256()
-    fingerprint.software(into)
-    into.update(_layout_tools())
-    return into.hexdigest()
+    return hashlib.sha256(fingerprint.software_digest().encode() + _layout_tools()).hexdigest()
 
 
 def input_key(software: str, game_files: str, site: dict, path: str) -> str:
