@@ -496,7 +496,8 @@ def measure_erratum(tmp: Path, reps: int, pdfs: bool) -> dict:
     return {"target": f"{game} {key} fields.{field}", "method": applied[-1]["method"],
             "errata_add": summary([a["seconds"] for a in applied]),
             "total": summary([r["total_s"] for r in runs]), "wall": summary([r["wall_s"] for r in runs]),
-            "cpu": summary([r["cpu_s"] for r in runs]), "stages": stage_totals(runs), "rerendered": last,
+            "cpu": summary([r["cpu_s"] for r in runs]), "stages": stage_totals(runs),
+            "cpu_stages": stage_totals(runs, "cpu_stages"), "rerendered": last,
             "unexpected_pages": sorted(set(unexpected_pages)), "unexpected_pdfs": sorted(unexpected_pdfs)}
 
 
