@@ -57,10 +57,13 @@ class CheckCache:
             return None
         if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("key") != self.key:
             return None
-        extra = entry.get("extra")
+        extra, result = entry.get("extra"), entry.get("result")
         if not isinstance(extra, dict) or any(fingerprint.digest(Path(p)) != d for p, d in extra.items()):
             return None
-        return entry.get("result")
+        shape = {"games": int, "summary": str, "warnings": list, "notes": list}
+        if not isinstance(result, dict) or any(not isinstance(result.get(k), t) for k, t in shape.items()):
+            return None
+        return result
 
     def store(self, result: dict, extra_files: list[Path]) -> None:
         """Keep a passed check's answer with the rulebook texts it read. The caller makes the key

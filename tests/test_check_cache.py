@@ -94,7 +94,8 @@ def test_a_damaged_or_foreign_cache_file_is_ignored(capsys, tmp_path):
     check(capsys, content)
     stored = tmp_path / ".cache" / "check.json"
     entry = json.loads(stored.read_text())
-    for damaged in ("{not json", json.dumps(dict(entry, format=0)), json.dumps(dict(entry, key="0" * 40)), "[]"):
+    for damaged in ("{not json", json.dumps(dict(entry, format=0)), json.dumps(dict(entry, key="0" * 40)), "[]",
+                    json.dumps(dict(entry, result={"games": 1})), json.dumps(dict(entry, extra=None))):
         stored.write_text(damaged)
         code, out, _ = check(capsys, content)
         assert code == 0 and CACHED not in out
