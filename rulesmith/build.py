@@ -131,7 +131,7 @@ def render_docs(checked: list[Checked], charts: dict[str, bytes], downloads: lis
                 aids: dict[str, bytes] | None = None, *, cache: Path) -> list:
     """Write the Markdown pages (flowcharts inline), PDFs and assets MkDocs builds from; return the nav.
     The PDFs go in with the pages so that MkDocs copies them and checks every link to them."""
-    rendered = render_site(checked, downloads, charts)
+    rendered = render_site(checked, downloads, charts, cache=cache / "pages")
     files = {page.path: page.text.encode("utf-8") for page in rendered.pages}
     files.update(aids or {})
     files.update(chart_files(checked, charts))  # each chart as a file too: a page's "Whole chart" (pinch zoom)
