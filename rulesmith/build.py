@@ -97,7 +97,7 @@ def sync_tree(target: Path, files: dict[str, bytes]) -> None:
 # in this order: a phone's first page makes two requests for them, not eight (Lighthouse, issue 29).
 # The stylesheet opens with the fonts' @font-face rules (render/fonts.py).
 BUNDLES = {"assets/site.css": ["rulesmith.css", "walker.css", "botturn.css"],
-           "assets/site.js": ["search.js", "walker.js", "botturn.js", "rulesmith.js", "offline.js"]}
+           "assets/site.js": ["search.js", "place.js", "walker.js", "botturn.js", "rulesmith.js", "offline.js"]}
 
 
 def static_files(cache: Path) -> dict[str, bytes]:
