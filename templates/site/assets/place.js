@@ -37,11 +37,14 @@ var rulesmithPlace = (function () {
     // step shown in view (a browser puts back where the reader had scrolled on leaving that entry,
     // maybe far from the walker). The entry the page is left from (a reload, another page, a
     // locked phone) has the browser's own restoring again, so that coming back keeps the reader's
-    // place on the page. New entries take the mode of the entry they are made from.
+    // place on the page; it is the walker's again once the page has loaded (the browser restores
+    // while it loads). New entries take the mode of the entry they are made from.
     if ("scrollRestoration" in history) {
-      history.scrollRestoration = "manual";
+      var manual = function () { setTimeout(function () { history.scrollRestoration = "manual"; }, 0); };
+      if (document.readyState === "complete") manual();
+      else window.addEventListener("load", manual);
       window.addEventListener("pagehide", function () { history.scrollRestoration = "auto"; });
-      window.addEventListener("pageshow", function () { history.scrollRestoration = "manual"; });
+      window.addEventListener("pageshow", function (event) { if (event.persisted) manual(); });
     }
     window.addEventListener("popstate", function (event) {
       var place = placeOf(event.state);
@@ -60,6 +63,7 @@ var rulesmithPlace = (function () {
   Place.prototype.go = function (address) {
     var from = placeOf(history.state);
     if (address === from) return;
+    if ("scrollRestoration" in history) history.scrollRestoration = "manual"; // answered before the page had loaded
     try {
       history.pushState({ rsPlace: address, rsFrom: from }, "", address);
     } catch (error) { // a browser that refuses pushState here: the hashchange keeps the place
