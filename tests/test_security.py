@@ -271,21 +271,52 @@ def test_accepted_breakout_text_stays_text_in_search_and_flowcharts(breakout_sit
         assert not live_markup_problems(page), name
 
 
-@pytest.mark.browser
-def test_no_page_opens_a_dialog_in_chromium(breakout_site, browser):
-    pages = [p for p in sorted(breakout_site.rglob("*.html")) if "alert(" in p.read_text(encoding="utf-8")]
-    assert len(pages) > 5
-    dialogs = []
+def played_in_chromium(browser, site: Path, pages: list[Path]) -> tuple[list, dict[str, list[str]]]:
+    """Each page opened, hovered and its buttons clicked through (the walker, the companion) as a
+    reader would, with a dialog listener; then its live DOM scanned for event-handler attributes,
+    javascript:/data: URLs, frames and scripts in the content: (dialogs, {page: findings})."""
+    dialogs, findings = [], {}
     page = browser.new_page()
     page.on("dialog", lambda dialog: (dialogs.append((page.url, dialog.message)), dialog.dismiss()))
     for path in pages:
         page.goto(path.as_uri())
         page.wait_for_load_state("load")
         page.mouse.move(5, 5)
-        for link in page.locator("a, label, .md-nav__link").all()[:80]:  # hover what a reader would
+        for element in page.locator("article a, article button, article summary, label, .md-nav__link").all()[:80]:
             try:
-                link.hover(timeout=200)
-            except Exception:  # an element hidden on this width cannot be hovered: not a finding
+                element.hover(timeout=150)
+                if element.evaluate("e => e.tagName") in ("BUTTON", "SUMMARY"):
+                    element.click(timeout=150)
+            except Exception:  # hidden at this width or gone after a click: not a finding
                 pass
+        bad = page.evaluate(DOM_SCAN)
+        if bad:
+            findings[str(path.relative_to(site))] = bad
     page.close()
+    return dialogs, findings
+
+
+DOM_SCAN = r"""() => {
+  const bad = [];
+  const url = /^\s*(javascript|data|vbscript):/i;
+  for (const e of document.querySelectorAll('*')) {
+    for (const a of e.attributes) {
+      const name = a.name.toLowerCase();
+      if (name.startsWith('on')) bad.push(`<${e.tagName} ${name}>`);
+      if (['href', 'src', 'action', 'formaction', 'xlink:href', 'data', 'poster', 'srcdoc'].includes(name)
+          && url.test(a.value)) bad.push(`<${e.tagName} ${name}=${a.value.slice(0, 60)}>`);
+    }
+    if (['IFRAME', 'OBJECT', 'EMBED', 'FRAME'].includes(e.tagName)) bad.push(`<${e.tagName}>`);
+    if (e.tagName === 'SCRIPT' && e.closest('article')) bad.push(`<script> in the page content`);
+  }
+  return bad;
+}"""
+
+
+@pytest.mark.browser
+def test_no_page_opens_a_dialog_in_chromium(breakout_site, browser):
+    pages = [p for p in sorted(breakout_site.rglob("*.html")) if "alert(" in p.read_text(encoding="utf-8")]
+    assert len(pages) > 5
+    dialogs, findings = played_in_chromium(browser, breakout_site, pages)
     assert not dialogs, dialogs
+    assert not findings, json.dumps(findings, indent=1)
