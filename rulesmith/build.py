@@ -97,7 +97,8 @@ def sync_tree(target: Path, files: dict[str, bytes]) -> None:
 # in this order: a phone's first page makes two requests for them, not eight (Lighthouse, issue 29).
 # The stylesheet opens with the fonts' @font-face rules (render/fonts.py).
 BUNDLES = {"assets/site.css": ["rulesmith.css", "walker.css", "botturn.css"],
-           "assets/site.js": ["search.js", "walker.js", "botturn.js", "rulesmith.js", "offline.js"]}
+           "assets/site.js": ["search.js", "place.js", "walker.js", "botturn.js", "rulesmith.js", "offline.js"]}
+WEB_FONTS = "assets/fonts"  # the site's web fonts: the stylesheet's @font-face rules and each chart's file use them
 
 
 def static_files(cache: Path) -> dict[str, bytes]:
@@ -111,8 +112,8 @@ def static_files(cache: Path) -> dict[str, bytes]:
         head = font_face_css(TEMPLATES / "fonts").encode() if bundle.endswith(".css") else b""
         files[bundle] = head + b"\n".join(f"/* {name} */\n".encode() + (assets / name).read_bytes() for name in names)
     for name, data in web_fonts(TEMPLATES / "fonts", cache / "fonts").items():
-        files[f"assets/fonts/{name}"] = data
-    files["assets/fonts/LICENSE.txt"] = (TEMPLATES / "fonts" / "LICENSE.txt").read_bytes()
+        files[f"{WEB_FONTS}/{name}"] = data
+    files[f"{WEB_FONTS}/LICENSE.txt"] = (TEMPLATES / "fonts" / "LICENSE.txt").read_bytes()
     return files
 
 
@@ -122,9 +123,10 @@ def flowcharts(checked: list[Checked], cache: Path) -> dict[str, bytes]:
 
 
 def chart_files(checked: list[Checked], charts: dict[str, bytes]) -> dict[str, bytes]:
-    """Each flowchart as a file of its own, titled for the reader (no node ids as tooltips)."""
-    return {path: standalone_svg(charts[path], p.title) for c in checked for p in c.game.procedures
-            if (path := layout.flowchart_file(c.game.id, p.id)) in charts}
+    """Each flowchart as a file of its own, titled for the reader (no node ids as tooltips), in
+    the site's web fonts (static_files)."""
+    return {path: standalone_svg(charts[path], p.title, fonts=layout.link(path, WEB_FONTS) + "/")
+            for c in checked for p in c.game.procedures if (path := layout.flowchart_file(c.game.id, p.id)) in charts}
 
 
 def render_docs(checked: list[Checked], charts: dict[str, bytes], downloads: list[dict], docs: Path,

@@ -484,6 +484,40 @@ def test_the_state_is_set_once_and_kept(site, page, game_id):
     assert shown(page)["state"] == t.state_text(chosen)
 
 
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_bots_back_button_and_the_phones_are_one_history(site, page, game_id):
+    """A first visit: set up, Start, two answers. The page's own Back and the phone's Back go
+    through the same history (Forward gives an undone answer again, the page keeps its place
+    shown and its focus on an answer); from the set-up the page opened at, Back leaves the page."""
+    url = (site / game_id / "bot-turn.html").as_uri()
+    page.goto("about:blank")
+    page.goto(url)
+    form = page.locator(".rs-bot__setup")
+    playwright.expect(form).to_be_visible()
+    form.locator("button[type=submit]").click()
+    hashes = [page.evaluate("location.hash")]
+    click(page, "Start")
+    for _ in range(2):
+        hashes.append(page.evaluate("location.hash"))
+        page.locator(".rs-bot__view button[data-token]").first.click()
+    hashes.append(page.evaluate("location.hash"))
+    assert [log_length(h) for h in hashes] == [0, 1, 2, 3], hashes
+    here = lambda: page.evaluate("""() => ({hash: location.hash, focus: document.activeElement.closest('.rs-bot__view') ? 'answer' : null,
+        view: document.querySelector('.rs-bot__view').getAttribute('data-view')})""")  # noqa: E731
+    page.locator('.rs-bot [data-act="back"]').click()
+    assert here()["hash"] == hashes[2] and here()["focus"] == "answer", here()
+    page.go_forward()
+    assert here()["hash"] == hashes[3] and here()["focus"] == "answer", here()
+    for k in (2, 1, 0):
+        page.go_back()
+        assert here()["hash"] == hashes[k] and here()["focus"] == "answer", (k, here())
+    assert here()["view"] == "part" and shown(page)["where"].startswith("Part "), shown(page)
+    page.go_back()  # the set-up the page opened at: asked again, with the state chosen
+    playwright.expect(form).to_be_visible()
+    page.go_back()
+    page.wait_for_url("about:blank")
+
+
 def step_choices(t: Turn, n) -> tuple[list[str], list[str]]:
     """(targets, labels) of a node's choices in a procedure page's walker, from the data."""
     if n.type == "decision":
