@@ -3,12 +3,10 @@ game_pages): an unchanged game's pages are not made again, an edited game's are,
 the pages are those a render without the cache makes."""
 
 import shutil
-from pathlib import Path
 
+from conftest import FIXTURE_PDF_CONTENT
 from rulesmith.pipeline import check_content
 from rulesmith.render import site
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def pages(rendered):
@@ -16,10 +14,10 @@ def pages(rendered):
 
 
 def test_unchanged_games_come_from_the_cache_and_an_edited_one_is_made_again(tmp_path, monkeypatch):
-    shutil.copytree(ROOT / "content", tmp_path / "content")
+    shutil.copytree(FIXTURE_PDF_CONTENT, tmp_path / "content")  # two small games
     checked = check_content(tmp_path / "content")
     cache = tmp_path / "pages"
-    downloads = [{"game": "dei", "title": "Rules summary", "paper": "A4", "path": "downloads/dei/rules-summary-a4.pdf",
+    downloads = [{"game": "harbour", "title": "Rules summary", "paper": "A4", "path": "downloads/harbour/rules-summary-a4.pdf",
                   "pages": 4, "size": "200 KB", "erratum": None, "contains": "the rules"}]
     first = site.render_site(checked, downloads, cache=cache)
     assert pages(first) == pages(site.render_site(checked, downloads))  # the same as without the cache
@@ -29,17 +27,19 @@ def test_unchanged_games_come_from_the_cache_and_an_edited_one_is_made_again(tmp
     again = site.render_site(checked, downloads, cache=cache)
     assert made == [] and pages(again) == pages(first) and again.nav == first.nav
 
-    edited = tmp_path / "content" / "dei" / "game.yaml"
-    edited.write_text(edited.read_text(encoding="utf-8").replace('name: "D.E.I.', 'name: "Edited D.E.I.', 1), encoding="utf-8")
+    edited = tmp_path / "content" / "harbour" / "game.yaml"
+    text = edited.read_text(encoding="utf-8")
+    assert "name: Harbour Masters" in text
+    edited.write_text(text.replace("name: Harbour Masters", "name: Edited Harbour Masters", 1), encoding="utf-8")
     changed = check_content(tmp_path / "content")
     after = site.render_site(changed, downloads, cache=cache)
-    assert made == ["dei"]
+    assert made == ["harbour"]
     assert pages(after) == pages(site.render_site(changed, downloads)) and pages(after) != pages(first)
     assert sorted(p.name.split("-")[0] for p in cache.iterdir()) == sorted(c.game.id.split("-")[0] for c in checked)
 
     made.clear()  # the game's downloads are an input too (its overview lists them)
     site.render_site(changed, [dict(downloads[0], pages=5)], cache=cache)
-    assert made == ["dei"]
+    assert made == ["harbour"]
     made.clear()  # and so are its flowcharts
     game = next(c for c in changed if c.game.procedures)
     chart = site.layout.flowchart_file(game.game.id, game.game.procedures[0].id)
