@@ -120,7 +120,7 @@ def slots() -> dict[str, tuple]:
 def _declared_slot(data, where: str, type_: str):
     """Path of an entity field (where='fields') or first-row cell (where='columns') of a type."""
     for file, content in data.items():
-        for i, kind in enumerate(content.get("kinds", [])) if where == "fields" else []:
+        for kind in content.get("kinds", []) if where == "fields" else []:
             for spec in kind.get("fields", []):
                 if spec["type"] == type_:
                     for file2, content2 in data.items():

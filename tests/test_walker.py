@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import build_site
+
 from rulesmith.pipeline import check_content
 from rulesmith.render import layout
 from rulesmith.render.markup import plain_text
 
-from playwright import sync_api as playwright  # noqa: E402 - a test dependency (pyproject.toml): never skipped
+from playwright import sync_api as playwright  # noqa: E402,F401 - a test dependency (pyproject.toml): never skipped
 from playwright.sync_api import expect  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -162,10 +162,8 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("walker")
-    build_site(ROOT / "content", folder / "site", folder / "work")
-    return folder / "site"
+def site(real_site) -> Path:
+    return real_site  # the session's build of content/ (read-only)
 
 
 @pytest.fixture(scope="module")
@@ -271,9 +269,8 @@ def test_a_call_is_entered_and_returned_from_and_back_undoes_it(server, page, ga
     calling = next(n for n in graph.calls)
     page.goto(procedure_url(server, game_id, caller.id))
     route = graph.route(graph.start, lambda n: n == calling) if calling != graph.start else []
-    node = graph.start
     for source, i in route:
-        node = take(page, game_id, graph, source, i)
+        take(page, game_id, graph, source, i)
     assert_at(page, graph, calling)
     inner = Graph(game_id, graph.calls[calling])
     choose(page, graph.edges[calling][0][0])
