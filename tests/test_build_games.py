@@ -11,12 +11,13 @@ from conftest import FIXTURE_PDF_CONTENT, run_rulesmith
 from rulesmith.build import _only
 from rulesmith.pipeline import check_content
 from rulesmith.problems import UsageError
-from rulesmith.render import pdf
 
 pytestmark = pytest.mark.site
 
 
 def test_a_game_built_alone_makes_the_pdfs_the_whole_build_asks_for(tmp_path):
+    from rulesmith.render import pdf  # WeasyPrint: imported by the test that needs it, not at collection
+
     checked = check_content(FIXTURE_PDF_CONTENT)
     assert len(checked) >= 2
     every = {job.path: job.key() for job in pdf.jobs_for(checked, tmp_path / "flowcharts", "https://example.org/rules/")}
