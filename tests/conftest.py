@@ -6,11 +6,17 @@ Keep this file small; helpers used by one test module live in that module.
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import http.server
 import os
 import resource
 import shutil
 import subprocess
+import sys
+import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -104,6 +110,32 @@ def rulesmith_here(*args: str, cwd: Path, content: str | None = ".") -> Run:
         for lg, (handlers, level, propagate) in zip(loggers, saved, strict=True):
             lg.handlers[:], lg.level, lg.propagate = handlers, level, propagate
     return Run(code, out.getvalue(), err.getvalue(), time.perf_counter() - started)
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:  # a test reads responses, not the access log
+        pass
+
+
+class _QuietServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address) -> None:
+        # A browser that drops a connection mid-response (a page left, a fetch aborted) is not a failure.
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
+@contextlib.contextmanager
+def served(folder: Path) -> Iterator[str]:
+    """A static HTTP server for `folder` on a free local port while the block runs: its address."""
+    httpd = _QuietServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(folder)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
 
 
 def build_site(content: Path, site: Path, work: Path) -> None:

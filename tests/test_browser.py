@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import functools
-import http.server
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
+
+from conftest import served
 
 ROOT = Path(__file__).resolve().parent.parent
 WIDTHS = [(390, 844), (1280, 900)]
@@ -25,29 +24,21 @@ def _built_and_served(folder: Path, content: Path = ROOT / "content", *options: 
                              "--site", str(site), "--work", str(folder / "work"), *options],
                             cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    handler = functools.partial(_QuietHandler, directory=str(site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
+    with served(site) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """The real content, without PDFs."""
-    yield from _built_and_served(tmp_path_factory.mktemp("browser"), ROOT / "content", "--no-pdf")
+def server(real_site):
+    """The real content, without PDFs (the session's build of it)."""
+    with served(real_site) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
 def server_with_pdfs(tmp_path_factory):
     """The small games of the PDF tests, with their player aids (the downloads tables)."""
     yield from _built_and_served(tmp_path_factory.mktemp("browser-pdf"), ROOT / "tests" / "fixtures" / "pdf" / "content")
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
 
 
 

@@ -12,14 +12,11 @@ deploy workflow.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import re
 import shutil
 import subprocess
 import sys
-import threading
 import urllib.error
 import urllib.request
 import xml.etree.ElementTree as ET
@@ -29,7 +26,7 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, served
 
 pytestmark = pytest.mark.site
 
@@ -65,22 +62,14 @@ def build(tmp: Path, *options: str) -> subprocess.CompletedProcess:
                           cwd=tmp, capture_output=True, text=True, timeout=600)
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def hosted(tmp_path_factory):
     """The site built for SITE_URL, served from a parent folder at /rules/: (site folder, base URL)."""
     tmp = tmp_path_factory.mktemp("hosted")
     result = build(tmp, "--site", str(tmp / "parent" / "rules"), "--site-url", SITE_URL)
     assert result.returncode == 0, result.stderr
-    handler = functools.partial(_Quiet, directory=str(tmp / "parent"))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield tmp / "parent" / "rules", f"http://127.0.0.1:{server.server_address[1]}/rules/"
-    server.shutdown()
+    with served(tmp / "parent") as base:
+        yield tmp / "parent" / "rules", f"{base}/rules/"
 
 
 def unresolved(site: Path, base: str) -> dict[str, list[str]]:

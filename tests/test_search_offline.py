@@ -9,26 +9,18 @@ page, a search result and a PDF of the same game still open.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, served
 
 from playwright import sync_api as playwright  # noqa: E402,F401 - a test dependency (pyproject.toml): never skipped
 pytestmark = pytest.mark.browser
 
 FIRST_SEARCH_BUDGET = 150 * 1024  # bytes a phone moves for its first search (issue 29: "about 150 KB")
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
 
 
 def _build(content: Path, folder: Path, *options: str) -> Path:
@@ -40,28 +32,19 @@ def _build(content: Path, folder: Path, *options: str) -> Path:
     return site
 
 
-def _serve(site: Path):
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}"
-
-
 @pytest.fixture(scope="module")
-def shipped(tmp_path_factory):
-    """The shipped games without PDFs, served over HTTP: (site folder, address)."""
-    site = _build(ROOT / "content", tmp_path_factory.mktemp("search"), "--no-pdf")
-    httpd, base = _serve(site)
-    yield site, base
-    httpd.shutdown()
+def shipped(real_site):
+    """The shipped games without PDFs (the session's build), served over HTTP: (site folder, address)."""
+    with served(real_site) as base:
+        yield real_site, base
 
 
 @pytest.fixture(scope="module")
 def with_pdfs(tmp_path_factory):
     """The small games of the PDF tests, with their PDFs, served over HTTP."""
     site = _build(ROOT / "tests" / "fixtures" / "pdf" / "content", tmp_path_factory.mktemp("offline"))
-    httpd, base = _serve(site)
-    yield site, base
-    httpd.shutdown()
+    with served(site) as base:
+        yield site, base
 
 
 @pytest.fixture(scope="module")

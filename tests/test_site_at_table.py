@@ -8,18 +8,15 @@ runs them as a tier.
 from __future__ import annotations
 
 import collections
-import functools
-import http.server
 import json
 import shutil
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 
-from conftest import CHROMIUM, CHROMIUM_ARGS, ROOT
+from conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, served
 
 from playwright import sync_api as playwright  # noqa: E402 - a test dependency (pyproject.toml): never skipped
 pytestmark = pytest.mark.browser
@@ -27,18 +24,6 @@ pytestmark = pytest.mark.browser
 AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"  # axe-core 4.10.3 from npm, MPL-2.0 (LICENSE beside it)
 # The Nu HTML Checker (the W3C's validator), from npm's vnu-jar; ./scripts/setup --test installs it.
 VNU = ROOT / ".venv" / "node" / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-def serve(site: Path):
-    handler = functools.partial(_Quiet, directory=str(site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}"
 
 
 def build(content: Path, folder: Path) -> Path:
@@ -51,15 +36,14 @@ def build(content: Path, folder: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    return build(ROOT / "content", tmp_path_factory.mktemp("at-table"))
+def site(real_site):
+    return real_site  # the session's build of content/, without PDFs (read-only)
 
 
 @pytest.fixture(scope="module")
 def url(site):
-    httpd, base = serve(site)
-    yield base
-    httpd.shutdown()
+    with served(site) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
@@ -324,11 +308,8 @@ def test_first_load_stays_under_one_megabyte_with_fifty_more_games(tmp_path_fact
     subprocess.run([sys.executable, str(ROOT / "scripts" / "make_synthetic_games.py"), str(content), "--games", "50"],
                    check=True, capture_output=True)
     site = build(content, folder)
-    httpd, base = serve(site)
-    try:
+    with served(site) as base:
         size = first_load_bytes(browser, f"{base}/statecraft/index.html")
-    finally:
-        httpd.shutdown()
     print(f"53 games, statecraft/index.html: {size / 1024:.0f} KB")
     assert size <= 1_000_000
 

@@ -7,15 +7,13 @@ whole module; every wait is on a condition (an attribute, a text), never on time
 
 from __future__ import annotations
 
-import functools
-import http.server
 import re
-import threading
 from collections import deque
 from pathlib import Path
 
 import pytest
 
+from conftest import served
 
 from rulesmith.pipeline import check_content
 from rulesmith.render import layout
@@ -156,11 +154,6 @@ def walk_call(page, game_id: str, callers: tuple[Graph, ...], called: str) -> No
 
 # ---------------------------------------------------------------- the site and the browser
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def site(real_site) -> Path:
     return real_site  # the session's build of content/ (read-only)
@@ -168,10 +161,8 @@ def site(real_site) -> Path:
 
 @pytest.fixture(scope="module")
 def server(site):
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
+    with served(site) as base:
+        yield base
 
 
 
