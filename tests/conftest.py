@@ -6,6 +6,7 @@ Keep this file small; helpers used by one test module live in that module.
 
 from __future__ import annotations
 
+import os
 import resource
 import shutil
 import subprocess
@@ -15,6 +16,15 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import settings
+
+# Hypothesis, for every property test: no deadline (a shared machine's load is not a defect; speed
+# is measured by the benchmark, never asserted by a test). ./scripts/test runs the "ci" profile:
+# the same examples on every run, so a run passes or fails on its code alone; plain pytest keeps
+# drawing new ones and remembers the failures it finds (.hypothesis/).
+settings.register_profile("dev", deadline=None)
+settings.register_profile("ci", deadline=None, derandomize=True, database=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESMITH = ROOT / ".venv" / "bin" / "rulesmith"
@@ -60,6 +70,42 @@ def run_rulesmith(*args: str, cwd: Path, timeout: float = 120) -> Run:
     return Run(result.returncode, result.stdout, result.stderr, time.perf_counter() - started)
 
 
+def rulesmith_here(*args: str, cwd: Path, content: str | None = ".") -> Run:
+    """`rulesmith [--content .] <args>` in `cwd`, run in this process: the command's own code
+    (`rulesmith.cli.main`) with its stdout and stderr captured and its exit code, without the
+    0.5 s of starting Python and importing. An exception that escapes is printed to stderr as a
+    traceback with exit code 1, as the interpreter would. Content that could exhaust memory or
+    time goes through `run_rulesmith`, whose process has limits; the installed command itself is
+    run by test_install and test_errata."""
+    import contextlib
+    import io
+    import logging
+    import os
+    import traceback
+
+    from rulesmith.cli import main
+
+    loggers = [logging.getLogger(name) for name in ("rulesmith", "rulesmith.results")]
+    saved = [(lg.handlers[:], lg.level, lg.propagate) for lg in loggers]
+    out, err, before = io.StringIO(), io.StringIO(), Path.cwd()
+    started = time.perf_counter()
+    try:
+        os.chdir(cwd)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main([*(["--content", content] if content else []), *args])
+            except SystemExit as done:  # argparse's usage errors and --help
+                code = done.code if isinstance(done.code, int) else 0 if done.code is None else 1
+            except Exception:  # noqa: BLE001 (what the interpreter would print)
+                traceback.print_exc()
+                code = 1
+    finally:
+        os.chdir(before)
+        for lg, (handlers, level, propagate) in zip(loggers, saved, strict=True):
+            lg.handlers[:], lg.level, lg.propagate = handlers, level, propagate
+    return Run(code, out.getvalue(), err.getvalue(), time.perf_counter() - started)
+
+
 def build_site(content: Path, site: Path, work: Path) -> None:
     """Build a site in-process with its own work folder (not the shared .build/ of the checkout)."""
     from rulesmith.build import build
@@ -76,18 +122,22 @@ def fixture_site(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def real_site(tmp_path_factory) -> Path:
-    """The site built from content/ (no PDFs), once per session (read-only: copy it to change it)."""
+def shipped_games() -> dict:
+    """content/ checked once per session: {game id: its checked game} (read-only)."""
     from rulesmith.pipeline import check_content
     from rulesmith.problems import ContentError
 
-    content = ROOT / "content"
     try:
-        check_content(content)
+        return {checked.game.id: checked for checked in check_content(ROOT / "content")}
     except ContentError as error:
         pytest.fail(f"content/ does not check clean ({len(error.problems)} problems, first: {error.problems[0]})")
+
+
+@pytest.fixture(scope="session")
+def real_site(tmp_path_factory, shipped_games) -> Path:
+    """The site built from content/ (no PDFs), once per session (read-only: copy it to change it)."""
     folder = tmp_path_factory.mktemp("real-site")
-    build_site(content, folder / "site", folder / "work")
+    build_site(ROOT / "content", folder / "site", folder / "work")
     return folder / "site"
 
 

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from rulesmith import aidkinds
-from rulesmith.pipeline import check_content
 from rulesmith.render.markup import plain_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,8 +21,8 @@ DIGITS = re.compile(r"\d+(?:[.,]\d+)?")
 
 
 @pytest.fixture(scope="module")
-def checked():
-    return {c.game.id: c for c in check_content(ROOT / "content")}
+def checked(shipped_games):
+    return shipped_games
 
 
 def _all_text(item, index) -> str:

@@ -9,15 +9,14 @@ from pathlib import Path
 import pytest
 
 from rulesmith.link import texts
-from rulesmith.pipeline import check_content
 from rulesmith.render import markup, search
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def checked():
-    return check_content(ROOT / "content")
+def checked(shipped_games):
+    return list(shipped_games.values())
 
 
 def test_echoes_are_found_as_the_plain_regular_expression_finds_them(checked):
@@ -27,7 +26,10 @@ def test_echoes_are_found_as_the_plain_regular_expression_finds_them(checked):
     samples = [t.value for c in checked for t in texts(c.game)]
     samples += ["a  ([[x:y]])", "word** ([[a:b]]) and ([[c:d]])", "(([[a:b]]))", "x" * 300 + "  \t ([[a:b]])",
                 "([[a:b]])", "ab*([[x:y]])", "foo ([[a:b|c]]) bar ([[c:d]])", "a([[b:c]])([[c:d]])", "  ([[x:y]])"]
-    assert sum("([[" in s for s in samples) > 50  # the content has many such references
+    # Every match of either ends in a bracketed reference "([[…]])": a text without one is left as
+    # it is by both (the plain expression would take seconds to say so over every text).
+    samples = [s for s in samples if "([[" in s]
+    assert len(samples) > 50  # the content has many such references
     for sample in samples:
         assert markup._sub_before(sample, shown) == markup._BEFORE.sub(shown, sample), sample
 

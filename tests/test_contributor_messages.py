@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import functools
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,14 +12,15 @@ from gamekit import GAME_YAML, write_game
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
 from rulesmith.render.site import render_site
+from conftest import rulesmith_here
 
 
 TWO_MODULES = GAME_YAML.replace("  - {id: base, name: Base game}\n",
                                 "  - {id: base, name: Base game}\n  - {id: variant, name: Bonus variant}\n")
 
 
-def rulesmith(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "rulesmith.cli", *args], cwd=cwd, capture_output=True, text=True)
+# the command's own code, in this process (conftest.rulesmith_here); args name --content themselves
+rulesmith = functools.partial(rulesmith_here, content=None)
 
 
 def problems(content: Path) -> list[str]:

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from rulesmith.pipeline import check_content
 from rulesmith.render.markup import escape_inline
 from rulesmith.render import layout
 from rulesmith.render.site import render_site
@@ -15,9 +14,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def real_pages():
+def real_pages(shipped_games):
     """Every page of the shipped games, rendered (site tier: conftest.FIXTURE_TIERS)."""
-    checked = check_content(ROOT / "content")
+    checked = list(shipped_games.values())
     return checked, {p.path: p.text for p in render_site(checked, []).pages}
 
 

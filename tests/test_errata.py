@@ -163,7 +163,7 @@ def test_add_writes_line_breaks_of_a_new_text_as_block_lines(capsys, content):
 
 
 def test_the_installed_command_applies_an_erratum(content):
-    from conftest import run_rulesmith
+    from conftest import rulesmith_here, run_rulesmith
 
     run = run_rulesmith("errata", "add", "beta", "unit:tank", "fields.speed", "2", "--source", "reader-report",
                         "--description", "Reader report", "--url", "https://example.org/t/2",
@@ -173,7 +173,7 @@ def test_the_installed_command_applies_an_erratum(content):
         "beta/units.yaml:5:44: unit:tank fields.speed: 1 → 2",
         "beta/errata.yaml:12: recorded erratum e2 (" + datetime.date.today().isoformat() + ")",
         "check: beta ok"]
-    assert run_rulesmith("check", cwd=content).returncode == 0
+    assert rulesmith_here("check", cwd=content).returncode == 0
 
 
 def test_add_changes_table_cells_node_texts_and_terms(capsys, content):

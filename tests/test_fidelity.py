@@ -14,7 +14,6 @@ import pytest
 from conftest import GAMES
 
 from rulesmith.expressions import plain
-from rulesmith.pipeline import check_content
 from rulesmith.source_map import source_path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,8 +22,8 @@ WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
 
 
 @pytest.fixture(scope="module")
-def games():
-    return {c.game.id: c.game for c in check_content(ROOT / "content")}
+def games(shipped_games):
+    return {game_id: c.game for game_id, c in shipped_games.items()}
 
 
 def source_text(game) -> str:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+import functools
 import re
-import subprocess
-import sys
 import typing
 from pathlib import Path
 
@@ -12,12 +11,13 @@ import pytest
 import yaml
 
 from rulesmith import expressions, formatref, model, tablerules
+from conftest import rulesmith_here
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def rulesmith(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "rulesmith.cli", *args], cwd=cwd, capture_output=True, text=True)
+# the command's own code, in this process (conftest.rulesmith_here); args name --content themselves
+rulesmith = functools.partial(rulesmith_here, content=None)
 
 
 def test_content_readme_is_the_generated_reference():

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
 
-from conftest import GAMES, ROOT, run_rulesmith
+from conftest import GAMES, ROOT, rulesmith_here
 
 # Each example checks one whole game (about a second): the unit tier tries a few, the whole suite
 # (./scripts/test without -m) many more; any number can be asked for.
@@ -114,6 +114,6 @@ def test_the_command_exits_1_with_located_problems_for_a_broken_file(tmp_path):
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     data[next(iter(data))] = "not a list"
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
-    run = run_rulesmith("check", cwd=tmp_path / "content")
+    run = rulesmith_here("check", cwd=tmp_path / "content")
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert run.stderr.splitlines()[0].count(":") >= 3, run.stderr

@@ -5,9 +5,8 @@ The build of the new game, with the installed wheel in an empty folder, is in te
 
 from __future__ import annotations
 
+import functools
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,11 +14,12 @@ import pytest
 from rulesmith import formatref
 from rulesmith.pipeline import check_content
 from rulesmith.source_map import coverage
+from conftest import rulesmith_here
 
 
 
-def rulesmith(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "rulesmith.cli", *args], cwd=cwd, capture_output=True, text=True)
+# the command's own code, in this process (conftest.rulesmith_here); args name --content themselves
+rulesmith = functools.partial(rulesmith_here, content=None)
 
 
 @pytest.fixture

@@ -72,23 +72,23 @@ def test_an_ellipsis_an_abbreviation_and_dot_leaders_are_fine():
     assert rt.doubled_punctuation(text) == []
 
 
-def test_foreign_names_are_another_games_names_this_game_does_not_use():
-    checked = {c.game.id: c for c in check_content(ROOT / "content")}
+def test_foreign_names_are_another_games_names_this_game_does_not_use(shipped_games):
+    checked = shipped_games
     statecraft = rt.vocabulary(checked["statecraft"], [checked["dei"]], rulebook_texts=["Nigeria is a country."])
     assert matches(rt.foreign_names("Recruit a Fauns unit in Nigeria.", statecraft)) == ["Fauns"]
     dei = rt.vocabulary(checked["dei"], [checked["statecraft"]], rulebook_texts=["Fauns in Nigeria."])
     assert rt.foreign_names("Nigeria: Fauns", dei) == []  # its rulebook says Nigeria
 
 
-def test_a_page_reference_names_something_of_the_game():
-    checked = {c.game.id: c for c in check_content(ROOT / "content")}
+def test_a_page_reference_names_something_of_the_game(shipped_games):
+    checked = shipped_games
     statecraft = rt.vocabulary(checked["statecraft"], [])
     text = "A reference gives its page: “Storms p.2”. See Phases of a round p.2, A round at a glance p.1, Conflict\u00a0p.3 (Symbols p.4)."
     assert matches(rt.page_references(text, statecraft)) == ["Storms p.2"]
 
 
-def test_the_vocabulary_holds_the_models_ids_but_not_the_rulebooks_words():
-    checked = {c.game.id: c for c in check_content(ROOT / "content")}
+def test_the_vocabulary_holds_the_models_ids_but_not_the_rulebooks_words(shipped_games):
+    checked = shipped_games
     deep_state = rt.vocabulary(checked["deep-state"], [])
     procedure = checked["deep-state"].game.procedures[0]
     assert {"deep-state", procedure.id, procedure.nodes[0].id} <= deep_state.ids

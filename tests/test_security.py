@@ -13,6 +13,7 @@ fails the test with what to add.
 
 from __future__ import annotations
 
+import functools
 import json
 import typing
 from pathlib import Path
@@ -45,8 +46,17 @@ PLAIN_BREAKOUT = 'Q" onmouseover="alert(5)\' ' + JAVASCRIPT_LINK + " R & D"
 MARKDOWN_BREAKOUT = 'M" onmouseover="alert(6)\' {onclick=alert(7)} {: onfocus="alert(8)" }'
 
 
+@functools.cache
+def _fixture_text() -> dict[str, str]:
+    return {path.name: path.read_text(encoding="utf-8") for path in sorted((FIXTURE / GAME).glob("*.yaml"))}
+
+
 def read_fixture() -> dict[str, dict]:
-    return {path.name: yaml.safe_load(path.read_text(encoding="utf-8")) for path in sorted((FIXTURE / GAME).glob("*.yaml"))}
+    """A fresh copy of the fixture's data (libyaml's loader: hundreds of tests read it)."""
+    return {name: yaml.load(text, Loader=yaml.CSafeLoader) for name, text in _fixture_text().items()}
+
+
+_UNCHANGED = read_fixture()  # to write a file a test left alone as it stands
 
 
 def model_classes(root=model.ContentFile, seen=None) -> list[type]:
@@ -137,8 +147,9 @@ def write(data: dict, folder: Path) -> Path:
     game = folder / GAME
     game.mkdir(parents=True)
     for name, content in data.items():
-        (game / name).write_text(yaml.safe_dump(content, sort_keys=False, allow_unicode=True, width=10_000),
-                                 encoding="utf-8")
+        text = _fixture_text()[name] if content == _UNCHANGED.get(name) else \
+            yaml.dump(content, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True, width=10_000)
+        (game / name).write_text(text, encoding="utf-8")
     return folder
 
 

@@ -41,7 +41,7 @@ from rulesmith.load import read_file
 from rulesmith.problems import ContentError, Problems
 from rulesmith.render.search import entries, read_index
 
-from conftest import run_rulesmith
+from conftest import rulesmith_here
 from test_hostile import live_markup_problems, parse
 from test_security import GAME, instances, model_classes, read_fixture, write
 
@@ -229,8 +229,16 @@ def _check(data: dict, folder: Path) -> tuple[list, dict]:
     return [], sources
 
 
-def _at(problems, slot: Slot, lines: set[int]) -> list:
-    return [p for p in problems if Path(p.file).name == slot.file and p.line in lines]
+def by_file(problems) -> dict[str, list]:
+    """The problems by the name of their file (asked once per round, not once per slot)."""
+    found: dict[str, list] = {}
+    for problem in problems:
+        found.setdefault(Path(problem.file).name, []).append(problem)
+    return found
+
+
+def _at(problems: dict[str, list], slot: Slot, lines: set[int]) -> list:
+    return [p for p in problems.get(slot.file, ()) if p.line in lines]
 
 
 def refusals(payload: str, group: list[Slot], folder: Path) -> tuple[dict[str, str], list[str]]:
@@ -249,16 +257,17 @@ def refusals(payload: str, group: list[Slot], folder: Path) -> tuple[dict[str, s
         if not problems:
             result.update({slot.name: "accepted" for slot in remaining})
             return result, unlocated
-        found = {slot.name: _at(problems, slot, own_lines(sources[slot.file], slot, payload)) for slot in remaining}
+        filed = by_file(problems)
+        found = {slot.name: _at(filed, slot, own_lines(sources[slot.file], slot, payload)) for slot in remaining}
         if not any(found.values()):
             found = {}
             for slot in remaining:
-                if _at(problems, slot, item_lines(sources[slot.file], slot)):
+                if _at(filed, slot, item_lines(sources[slot.file], slot)):
                     alone = copy.deepcopy(FIXTURE)
                     inject(alone, slot, [PAYLOADS[payload]])
                     own, own_sources = _check(alone, folder / f"round-{round_}-{slot.name}")
                     source = own_sources[slot.file]
-                    found[slot.name] = _at(own, slot, own_lines(source, slot, payload) | item_lines(source, slot))
+                    found[slot.name] = _at(by_file(own), slot, own_lines(source, slot, payload) | item_lines(source, slot))
         refused = {name for name, at in found.items() if at}
         unlocated += [str(p) for name in refused for p in found[name] if not (p.column >= 1 and p.message and p.hint)]
         if not refused:  # what is left is refused, but nowhere near where it stands
@@ -324,7 +333,7 @@ def test_refused_payloads_exit_1_without_a_traceback(outcomes, payload, tmp_path
     for slot in innermost:
         inject(data, slot, [PAYLOADS[payload]])
     content = write(data, tmp_path / "content")
-    run = run_rulesmith("check", cwd=content)
+    run = rulesmith_here("check", cwd=content)
     assert run.returncode == 1, run.stdout + run.stderr
     assert "Traceback" not in run.stderr
     errors = [line for line in run.stderr.splitlines() if ": warning:" not in line and line.strip()]

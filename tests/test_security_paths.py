@@ -24,7 +24,7 @@ from rulesmith.mkdocs_config import settings
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError, Problem
 
-from conftest import run_rulesmith
+from conftest import rulesmith_here, run_rulesmith
 from gamekit import CONTENT_YAML, GAME_YAML, write_game
 
 
@@ -81,9 +81,9 @@ def test_a_plain_https_url_is_accepted(url):
 def test_errata_add_refuses_a_url_that_breaks_out(tmp_path):
     content = write_game(tmp_path)
     before = (content / "mini" / "content.yaml").read_bytes()
-    run = run_rulesmith("errata", "add", "mini", "alliance:interpol", "fields.cost", "4", "--source", "publisher-faq",
-                        "--description", "FAQ", "--note", "Corrected.", "--url", f"https://example.com/faq) {IMG} (",
-                        cwd=content)
+    run = rulesmith_here("errata", "add", "mini", "alliance:interpol", "fields.cost", "4", "--source", "publisher-faq",
+                         "--description", "FAQ", "--note", "Corrected.", "--url", f"https://example.com/faq) {IMG} (",
+                         cwd=content)
     assert run.returncode == 1, run.stderr
     assert "url" in run.stderr.lower() and "Traceback" not in run.stderr
     assert (content / "mini" / "content.yaml").read_bytes() == before
@@ -196,7 +196,7 @@ def test_invisible_characters_are_refused_in_names(char, tmp_path):
 
 def test_control_characters_are_refused_in_markdown_and_never_printed(tmp_path):
     content = write_game(tmp_path, **{"rules.yaml": 'sections:\n  - {id: red, title: Red, module: base, body: "\\e[31mWin"}\n'})
-    run = run_rulesmith("check", cwd=content)
+    run = rulesmith_here("check", cwd=content)
     assert run.returncode == 1 and "control character" in run.stderr
     assert "\x1b" not in run.stderr
     assert str(Problem("f.yaml", 1, 2, "name 'a\x1b[2Jb\u202e'", "hint")) == "f.yaml:1:2: name 'a\\u001b[2Jb\\u202e' (hint)"

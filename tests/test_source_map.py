@@ -18,15 +18,15 @@ from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
 from rulesmith.source_map import coverage, seeds_dir
 
-from conftest import run_rulesmith
+from conftest import rulesmith_here
 from gamekit import write_game
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def games():
-    return {c.game.id: c.game for c in check_content(ROOT / "content")}
+def games(shipped_games):
+    return {game_id: c.game for game_id, c in shipped_games.items()}
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -117,7 +117,7 @@ def test_the_sources_folder_is_relative_to_the_project(tmp_path, monkeypatch):
 def test_check_prints_the_warning_and_passes(tmp_path, monkeypatch):
     monkeypatch.delenv("RULESMITH_SOURCES", raising=False)
     content = write_game(tmp_path, **{"source-map.yaml": MAP})
-    result = run_rulesmith("check", cwd=content)
+    result = rulesmith_here("check", cwd=content)
     assert result.returncode == 0, result.stderr
     assert result.stderr.splitlines() == [
         "mini/game.yaml:6:30: warning: source text 'core' not found at ../mini.txt: the source map is "

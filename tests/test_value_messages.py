@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import run_rulesmith
+from conftest import rulesmith_here
 from gamekit import CONTENT_YAML, GAME_YAML, write_game
 
 
@@ -14,7 +14,7 @@ TABLE = ("rows: [[1, 2], [2, 4], [3, 6]]\n    rules: [{rule: non-decreasing, col
 
 def check(tmp_path, game=GAME_YAML, content=CONTENT_YAML):
     assert content != CONTENT_YAML or game != GAME_YAML
-    run = run_rulesmith("check", cwd=write_game(tmp_path, game, content))
+    run = rulesmith_here("check", cwd=write_game(tmp_path, game, content))
     assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
     return run.stderr
 
