@@ -99,8 +99,9 @@ def sync_tree(target: Path, files: dict[str, bytes]) -> None:
 # The stylesheet opens with the fonts' @font-face rules (render/fonts.py).
 BUNDLES = {"assets/site.css": ["rulesmith.css", "walker.css", "botturn.css"],
            "assets/site.js": ["search.js", "rulesmith.js", "offline.js"]}
-# walker.js and botturn.js are served as they are, to the pages that have a walker or the Bot turn
-# companion only (templates/theme/main.html): a page does not load a script it does not use.
+# place.js, walker.js and botturn.js are served as they are, to the pages that have a walker or the
+# Bot turn companion only (templates/theme/main.html): a page does not load a script it does not use.
+WEB_FONTS = "assets/fonts"  # the site's web fonts: the stylesheet's @font-face rules and each chart's file use them
 
 
 def static_files(cache: Path) -> dict[str, bytes]:
@@ -117,8 +118,8 @@ def static_files(cache: Path) -> dict[str, bytes]:
         files[bundle] = head + b"\n".join(f"/* {name} */\n".encode() + (assets / name).read_bytes() for name in names)
     files[f"assets/stylesheets/{material_palette().name}"] = palette_css().encode()  # in place of Material's
     for name, data in web_fonts(TEMPLATES / "fonts", cache / "fonts").items():
-        files[f"assets/fonts/{name}"] = data
-    files["assets/fonts/LICENSE.txt"] = (TEMPLATES / "fonts" / "LICENSE.txt").read_bytes()
+        files[f"{WEB_FONTS}/{name}"] = data
+    files[f"{WEB_FONTS}/LICENSE.txt"] = (TEMPLATES / "fonts" / "LICENSE.txt").read_bytes()
     return files
 
 
@@ -128,16 +129,17 @@ def flowcharts(checked: list[Checked], cache: Path) -> dict[str, bytes]:
 
 
 def chart_files(checked: list[Checked], charts: dict[str, bytes]) -> dict[str, bytes]:
-    """Each flowchart as a file of its own, titled for the reader (no node ids as tooltips)."""
-    return {path: standalone_svg(charts[path], p.title) for c in checked for p in c.game.procedures
-            if (path := layout.flowchart_file(c.game.id, p.id)) in charts}
+    """Each flowchart as a file of its own, titled for the reader (no node ids as tooltips), in
+    the site's web fonts (static_files)."""
+    return {path: standalone_svg(charts[path], p.title, fonts=layout.link(path, WEB_FONTS) + "/")
+            for c in checked for p in c.game.procedures if (path := layout.flowchart_file(c.game.id, p.id)) in charts}
 
 
 def render_docs(checked: list[Checked], charts: dict[str, bytes], downloads: list[dict], docs: Path,
                 aids: dict[str, bytes] | None = None, *, cache: Path) -> list:
     """Write the Markdown pages (flowcharts inline), PDFs and assets MkDocs builds from; return the nav.
     The PDFs go in with the pages so that MkDocs copies them and checks every link to them."""
-    rendered = render_site(checked, downloads, charts)
+    rendered = render_site(checked, downloads, charts, cache=cache / "pages")
     files = {page.path: page.text.encode("utf-8") for page in rendered.pages}
     files.update(aids or {})
     files.update(chart_files(checked, charts))  # each chart as a file too: a page's "Whole chart" (pinch zoom)

@@ -17,21 +17,41 @@ from .project import find_project, project_of_content
 
 
 def cmd_check(args) -> int:
-    from .pipeline import check_content
+    import datetime
 
-    from .problems import warning_line
+    from .checkcache import CheckCache
 
     started = time.perf_counter()
-    checked = check_content(args.project.content)
-    summary = ", ".join(f"{c.game.id} ({len(c.index.targets)} items)" for c in checked)
-    for item in checked:
-        for warning in item.warnings:
-            print(warning_line(warning), file=sys.stderr)
-    print(f"ok: {len(checked)} game(s) checked in {time.perf_counter() - started:.2f} s: {summary}")
-    for item in checked:
-        for line in item.notes:
-            print(f"note: {item.game.id}: {line}")
+    content, today = args.project.content, datetime.date.today()
+    cache = None if args.no_cache else CheckCache(args.project.cache, content, today)
+    result = cache.lookup() if cache else None
+    if result is None:
+        result, extra = _check(content, today)
+        if cache and CheckCache(args.project.cache, content, today).key == cache.key:  # nothing edited meanwhile
+            cache.store(result, extra)
+        how = ""
+    else:
+        how = " (unchanged since the last check: its answer, from .cache/; --no-cache checks again)"
+    for line in result["warnings"]:
+        print(line, file=sys.stderr)
+    print(f"ok: {result['games']} game(s) checked in {time.perf_counter() - started:.2f} s{how}: {result['summary']}")
+    for line in result["notes"]:
+        print(line)
     return 0
+
+
+def _check(content: Path, today) -> tuple[dict, list[Path]]:
+    """The whole check: what it prints, and the rulebook texts it read (resolved, found or not)."""
+    from .pipeline import check_content
+    from .problems import warning_line
+    from .source_map import source_path
+
+    checked = check_content(content, today)
+    result = {"games": len(checked),
+              "summary": ", ".join(f"{c.game.id} ({len(c.index.targets)} items)" for c in checked),
+              "warnings": [warning_line(w) for c in checked for w in c.warnings],
+              "notes": [f"note: {c.game.id}: {line}" for c in checked for line in c.notes]}
+    return result, [source_path(c.game, s).resolve() for c in checked for s in c.game.info.sources]
 
 
 def cmd_build(args) -> int:
@@ -167,13 +187,28 @@ def _all_parsers(sub) -> list[argparse.ArgumentParser]:
     return found
 
 
-def main(argv: list[str] | None = None) -> int:
+# Commands whose module adds their options (`configure`): module, help.
+MODULE_COMMANDS = {
+    "errata": ("errata", "record errata: `rulesmith errata add …`"),
+    "ruling": ("rulings", "record rulings and FAQ answers: `rulesmith ruling add …`"),
+    "diff": ("diff", "structural difference of the content since a git revision"),
+    "review": ("review", "print every condensed block of the aids beside its full text, with the condition "
+                         "words it drops"),
+}
+
+
+def _parser(full: bool) -> argparse.ArgumentParser:
+    """The command line; `full=False` leaves out the options of MODULE_COMMANDS (their modules are
+    not imported), enough to tell which command was asked for."""
     parser = argparse.ArgumentParser(prog="rulesmith", description=__doc__)
     parser.add_argument("--version", action="version", version=f"rulesmith {__version__}")
     _global_options(parser, top=True)
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("check", help="validate all content; print every problem as file:line:column")
+    p.add_argument("--no-cache", action="store_true",
+                   help="check everything again, even when nothing changed since the last passed check "
+                        "(its answer is kept in .cache/check.json)")
     p.set_defaults(run=cmd_check)
 
     p = sub.add_parser("build", help="check, then build the site (and PDFs) into site/")
@@ -207,17 +242,22 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--name", help="the game's name (default: from the id, My Game)")
     p.set_defaults(run=cmd_new, project_needed="or-here")
 
-    from . import diff, errata, review, rulings  # each adds its own subcommand and options
+    for name, (module, help) in MODULE_COMMANDS.items():
+        if full:  # the module adds its own options (it imports the model: only when it runs)
+            import importlib
 
-    errata.configure(sub.add_parser("errata", help="record errata: `rulesmith errata add …`"))
-    rulings.configure(sub.add_parser("ruling", help="record rulings and FAQ answers: `rulesmith ruling add …`"))
-    diff.configure(sub.add_parser("diff", help="structural difference of the content since a git revision"))
-    review.configure(sub.add_parser("review", help="print every condensed block of the aids beside its full "
-                                    "text, with the condition words it drops"))
+            importlib.import_module(f".{module}", __package__).configure(sub.add_parser(name, help=help))
+        else:  # the same name and help, to find which command was asked for
+            sub.add_parser(name, help=help, add_help=False).add_argument("rest", nargs=argparse.REMAINDER)
 
     for command in _all_parsers(sub):
         _global_options(command, top=False)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args, _ = _parser(full=False).parse_known_args(argv)
+    args = _parser(full=args.command in MODULE_COMMANDS).parse_args(argv)
     _configure_logging(args.verbose, args.quiet)
     try:
         needed = getattr(args, "project_needed", True)

@@ -352,9 +352,10 @@ def show(value, limit: int = 100) -> str:
     """A value on one line: text quoted, status-wrapped values with their status."""
     if value is None:
         return "—"
-    if _status_wrapped(value):
-        inner = "" if "value" not in value else show(value["value"], limit) + " "
-        return f"{inner}[{value['status']}" + (f": {show(value['note'], 40)}" if value.get("note") else "") + "]"
+    typed = fieldtypes.Value.of(value)
+    if typed.wrapped:
+        inner = "" if typed.missing else show(typed.value, limit) + " "
+        return f"{inner}[{typed.status}" + (f": {show(typed.note, 40)}" if typed.note else "") + "]"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):

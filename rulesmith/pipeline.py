@@ -36,8 +36,14 @@ class Checked:
                 f"{'it applies' if one else 'they apply'} with every module (`rulesmith format modules`)"]
 
 
-def check_content(content_dir: Path, today: datetime.date | None = None) -> list[Checked]:
-    """Every game, linked and checked; raises ContentError with all problems at once."""
+def check_content(content_dir: Path, today: datetime.date | None = None,
+                  kept: dict[str, tuple[str, Checked]] | None = None) -> list[Checked]:
+    """Every game, linked and checked; raises ContentError with all problems at once.
+
+    `kept` (the preview's, kept between its builds) holds each game that passed, by a digest of
+    what its check read (game_inputs): a game whose digest is the same is not linked and checked
+    again. A game is checked on its own (only two games with one id concern two), so the others
+    are not affected by one game's edit."""
     problems = Problems()
     if not content_dir.is_dir():
         problems.add((str(content_dir), 1, 1), "content folder not found", "run from the project root or pass --content")
@@ -49,11 +55,34 @@ def check_content(content_dir: Path, today: datetime.date | None = None) -> list
         if game.id in ids:
             problems.add(game.info.where("id"), f"two games have id '{game.id}'", "rename one")
         ids[game.id] = game
+        digest = game_inputs(game, today) if kept is not None else ""
+        if kept is not None and game.id in kept and kept[game.id][0] == digest:
+            checked.append(kept[game.id][1])
+            problems.warnings += kept[game.id][1].warnings
+            continue
+        errors, before = len(problems.items), len(problems.warnings)
         index = build_index(game, problems)
         resolve(game, index, problems)
-        before = len(problems.warnings)
         check_game(game, index, problems, today)
         checked.append(Checked(game, index, sorted(set(problems.warnings[before:]))))
+        if kept is not None:
+            kept.pop(game.id, None)
+            if len(problems.items) == errors:
+                kept[game.id] = (digest, checked[-1])
     if problems:
         raise ContentError(problems.sorted(), sorted(set(problems.warnings)))
     return checked
+
+
+def game_inputs(game: Game, today: datetime.date | None) -> str:
+    """What one game's check reads, hashed: every file of its folder, its rulebook texts, the
+    software (code, templates, distributions) and the date."""
+    import hashlib
+
+    from . import fingerprint
+    from .source_map import source_path
+
+    parts = [fingerprint.software_digest(), fingerprint.tree_digest(game.folder),
+             (today or datetime.date.today()).isoformat()]
+    parts += [f"{s.id} {fingerprint.digest(source_path(game, s))}" for s in game.info.sources]
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()

@@ -57,6 +57,7 @@ class Preview:
         self.docs.mkdir()
         self.url = ""  # the server's address, once known
         self.built: tuple[list, bytes] | None = None  # (nav, mkdocs.yml) of the last successful MkDocs build
+        self.kept: dict = {}  # the games that passed, not checked again while unchanged (check_content)
 
     def config(self, nav: list | None = None):
         from mkdocs.config import load_config
@@ -78,7 +79,7 @@ class Preview:
 
         started = time.perf_counter()
         try:
-            checked = check_content(self.content)
+            checked = check_content(self.content, kept=self.kept)
             nav = render_docs(checked, flowcharts(checked, self.project.cache), [], self.docs,
                               cache=self.project.cache)
             config = self.config(nav)

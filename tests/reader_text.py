@@ -16,7 +16,6 @@ import html
 import fnmatch
 import html.parser
 import io
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path

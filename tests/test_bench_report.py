@@ -25,13 +25,14 @@ def _stats(value):
     return {"median": value, "min": value, "runs": [value]}
 
 
-def _results(clean=10.0, erratum=0.8, check_now=0.2, check_then=0.5, command=0.3, bare=0.2, serve=0.33,
+def _results(clean=10.0, erratum=0.8, check_now=0.2, check_then=0.5, command=0.3, edited=0.3, bare=0.2, serve=0.33,
              pdf_cpu=12.0, printed=100):
     return {
         "when": "2026-12-01T12:00:00", "machine": "x86_64, 2 CPUs, Python 3.11.7", "reps": 3, "pdfs": True,
         "command": "scripts/bench --skip scaling", "notes": [], "load_before": [3.5, 3, 3], "load_after": [4.25, 3, 3],
         "check": {"games": 3, "in_process": _stats(check_now), "command": _stats(command), "bare_import": _stats(bare),
-                  "command_over_bare_s": command - bare, "in_process_vs_baseline": _stats(check_now / check_then),
+                  "command_over_bare_s": command - bare, "command_after_edit": _stats(edited),
+                  "command_after_edit_over_bare_s": edited - bare, "in_process_vs_baseline": _stats(check_now / check_then),
                   "baseline": {"rev": "abc1234", "in_process": _stats(check_then)}},
         "clean": {"total": _stats(clean), "cpu": _stats(clean * 1.5), "cpu_stages": {bench.PDF_STEP: _stats(pdf_cpu)},
                   "cpu_per_printed_page_s": pdf_cpu / printed,
@@ -59,9 +60,11 @@ def test_every_target_of_issue_28_is_reported_with_its_ratio_goal_and_verdict():
     assert found["no-change rebuild ÷ clean build"]["status"] == "PASS"
     check = found["`rulesmith check` in process ÷ before issue 28"]
     assert check["value"] == pytest.approx(0.4) and check["goal"] == 0.5 and check["status"] == "PASS"
-    over = found["`rulesmith check` command − bare `import rulesmith`"]
+    over = found["`rulesmith check` command − bare `import rulesmith`, nothing changed"]
     assert over["value"] == pytest.approx(0.1) and over["status"] == "PASS"
-    serve = found["serve: edit visible over HTTP ÷ `rulesmith check`"]
+    over = found["`rulesmith check` command − bare `import rulesmith`, one file edited"]
+    assert over["value"] == pytest.approx(0.1) and over["status"] == "PASS"
+    serve = found["serve: edit visible over HTTP ÷ `rulesmith check` after an edit"]
     assert serve["value"] == pytest.approx(1.1) and serve["status"] == "PASS"
     page = found["CPU per printed PDF page"]
     assert page["value"] == pytest.approx(0.12) and page["goal"] == 0.15 and page["status"] == "PASS"
@@ -69,11 +72,21 @@ def test_every_target_of_issue_28_is_reported_with_its_ratio_goal_and_verdict():
 
 
 def test_a_missed_goal_is_a_miss():
-    found = _by_name(_results(erratum=1.5, check_now=0.4, command=0.5, serve=0.7, pdf_cpu=20.0))
+    found = _by_name(_results(erratum=1.5, check_now=0.4, command=0.5, edited=0.5, serve=0.7, pdf_cpu=20.0))
     for name in ("one-erratum rebuild ÷ clean build", "`rulesmith check` in process ÷ before issue 28",
-                 "`rulesmith check` command − bare `import rulesmith`",
-                 "serve: edit visible over HTTP ÷ `rulesmith check`", "CPU per printed PDF page"):
+                 "`rulesmith check` command − bare `import rulesmith`, nothing changed",
+                 "`rulesmith check` command − bare `import rulesmith`, one file edited",
+                 "serve: edit visible over HTTP ÷ `rulesmith check` after an edit", "CPU per printed PDF page"):
         assert found[name]["status"] == "MISS", name
+
+
+def test_the_cached_check_does_not_stand_for_the_check_after_an_edit():
+    """Nothing changed: the cache answers; one file edited: the whole check. Each has its verdict,
+    and serve (which reacts to an edit) is set against the check after an edit."""
+    found = _by_name(_results(command=0.25, edited=0.9, bare=0.1, serve=1.0))
+    assert found["`rulesmith check` command − bare `import rulesmith`, nothing changed"]["status"] == "PASS"
+    assert found["`rulesmith check` command − bare `import rulesmith`, one file edited"]["status"] == "MISS"
+    assert found["serve: edit visible over HTTP ÷ `rulesmith check` after an edit"]["value"] == pytest.approx(1 / 0.9)
 
 
 def test_the_readme_table_is_written_from_the_run():

@@ -9,30 +9,36 @@ the table; the phone's Back undoes one answer; a reload comes back to the same s
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import deque
 from pathlib import Path
 
 import pytest
 
-from conftest import build_site
+from conftest import GAMES, build_site
 from rulesmith import turn
 from rulesmith.pipeline import check_content
 
-from playwright import sync_api as playwright  # noqa: E402 - a test dependency (pyproject.toml): never skipped
+from playwright import sync_api as playwright  # noqa: E402,F401 - a test dependency (pyproject.toml): never skipped
 
 ROOT = Path(__file__).resolve().parent.parent
-CHECKED = {c.game.id: c for c in check_content(ROOT / "content")}
-GAMES = [g for g, c in CHECKED.items() if c.game.bot is not None]
+
+
+
+@functools.cache
+def checked() -> dict:
+    """The shipped games, checked when a test first asks (not while the tests are collected)."""
+    return {c.game.id: c for c in check_content(ROOT / "content")}
+
+
 PHONE = {"width": 390, "height": 844}
 SEED = 20261201
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("bot-turn")
-    build_site(ROOT / "content", folder / "site", folder / "work")
-    return folder / "site"
+def site(real_site) -> Path:
+    return real_site  # the session's build of content/ (read-only)
 
 
 @pytest.fixture
@@ -95,7 +101,7 @@ def test_the_bots_marked_places_are_on_the_gaps_page_with_links_both_ways(site, 
         parser.feed(path.read_text(encoding="utf-8"))
         return parser
 
-    game = CHECKED[game_id].game
+    game = checked()[game_id].game
     gaps, bot_page = parse(site / game_id / "gaps.html"), parse(site / game_id / "bot-turn.html")
     marked = [(what, item) for what, item in bot_places(game) if item.status != "verified"]
     assert marked, f"{game_id}: the bot's declaration marks nothing (every shipped game's does)"
@@ -122,14 +128,14 @@ def test_the_bots_marked_places_are_on_the_gaps_page_with_links_both_ways(site, 
 
 
 def test_every_shipped_game_declares_its_bot():
-    assert sorted(GAMES) == sorted(CHECKED), "a game with procedures but no `bot:` turn"
+    assert [g for g, c in checked().items() if c.game.bot is None] == [], "a game with procedures but no `bot:` turn"
 
 
 class Turn:
     """The game's turn as the data gives it, and the test's own place in it."""
 
     def __init__(self, game_id: str):
-        self.game = CHECKED[game_id].game
+        self.game = checked()[game_id].game
         self.bot = self.game.bot
         self.procedures = {p.id: p for p in self.game.procedures}
         self.states = {v.id: v for v in self.bot.state}
@@ -482,6 +488,40 @@ def test_the_state_is_set_once_and_kept(site, page, game_id):
     assert shown(page)["state"] == t.state_text(chosen) and shown(page)["view"] == "step"
     page.reload()
     assert shown(page)["state"] == t.state_text(chosen)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_bots_back_button_and_the_phones_are_one_history(site, page, game_id):
+    """A first visit: set up, Start, two answers. The page's own Back and the phone's Back go
+    through the same history (Forward gives an undone answer again, the page keeps its place
+    shown and its focus on an answer); from the set-up the page opened at, Back leaves the page."""
+    url = (site / game_id / "bot-turn.html").as_uri()
+    page.goto("about:blank")
+    page.goto(url)
+    form = page.locator(".rs-bot__setup")
+    playwright.expect(form).to_be_visible()
+    form.locator("button[type=submit]").click()
+    hashes = [page.evaluate("location.hash")]
+    click(page, "Start")
+    for _ in range(2):
+        hashes.append(page.evaluate("location.hash"))
+        page.locator(".rs-bot__view button[data-token]").first.click()
+    hashes.append(page.evaluate("location.hash"))
+    assert [log_length(h) for h in hashes] == [0, 1, 2, 3], hashes
+    here = lambda: page.evaluate("""() => ({hash: location.hash, focus: document.activeElement.closest('.rs-bot__view') ? 'answer' : null,
+        view: document.querySelector('.rs-bot__view').getAttribute('data-view')})""")  # noqa: E731
+    page.locator('.rs-bot [data-act="back"]').click()
+    assert here()["hash"] == hashes[2] and here()["focus"] == "answer", here()
+    page.go_forward()
+    assert here()["hash"] == hashes[3] and here()["focus"] == "answer", here()
+    for k in (2, 1, 0):
+        page.go_back()
+        assert here()["hash"] == hashes[k] and here()["focus"] == "answer", (k, here())
+    assert here()["view"] == "part" and shown(page)["where"].startswith("Part "), shown(page)
+    page.go_back()  # the set-up the page opened at: asked again, with the state chosen
+    playwright.expect(form).to_be_visible()
+    page.go_back()
+    page.wait_for_url("about:blank")
 
 
 def step_choices(t: Turn, n) -> tuple[list[str], list[str]]:

@@ -1,7 +1,6 @@
 """Stage 4, check: every consistency rule, each reporting file:line:column."""
 
 import datetime
-from pathlib import Path
 
 import pytest
 

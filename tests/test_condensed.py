@@ -7,8 +7,6 @@ review` prints every block beside its full text with what it drops.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,7 +17,7 @@ from rulesmith.problems import ContentError
 
 from gamekit import write_game
 
-from conftest import GAMES
+from conftest import GAMES, rulesmith_here
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -119,8 +117,7 @@ def test_review_prints_every_block_beside_its_full_text_with_what_it_drops(tmp_p
     content = write_game(tmp_path, **{"trade.yaml": RULE, "aids.yaml": _aids(
         "Trade one card with another player when both agree.",
         "        in_full: [{part: \"rule:trade\", drops: [only]}]\n")})
-    done = subprocess.run([sys.executable, "-m", "rulesmith.cli", "--content", str(content), "review"],
-                          capture_output=True, text=True, cwd=tmp_path)
+    done = rulesmith_here("review", cwd=content)
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "Mini Game · Rules summary · Trade (rule:trade)" in out

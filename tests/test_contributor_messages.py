@@ -69,7 +69,7 @@ def test_a_field_that_applies_only_with_a_module(tmp_path):
 
 
 def test_the_check_says_which_items_name_no_module(tmp_path):
-    content = write_game(tmp_path, game=TWO_MODULES, content=(
+    write_game(tmp_path, game=TWO_MODULES, content=(
         "entities:\n  - {id: star, name: Star, kind: symbol}\n  - {id: moon, name: Moon, kind: symbol, module: base}\n"))
     result = rulesmith("check", cwd=tmp_path)
     assert result.returncode == 0, result.stderr

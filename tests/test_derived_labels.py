@@ -30,7 +30,7 @@ def test_kind_pages_say_the_count_and_the_plural_as_the_data_gives_them(real_pag
             if kind.count is not None and f"The game has **{kind.count}** {escape_inline(kind.plural)}: " not in page:
                 wrong.append(f"{c.game.id}/{kind.id}")
             words = kind.plural.lower().split()
-            if any(a == b for a, b in zip(words, words[1:])):
+            if any(a == b for a, b in zip(words, words[1:], strict=False)):
                 wrong.append(f"{c.game.id}/{kind.id}: repeated word in '{kind.plural}'")
     assert wrong == []
 
@@ -47,8 +47,8 @@ def test_overview_counts_only_what_the_source_gives(real_pages):
             rebuilt = len([e for e in entities if e.status == "reconstructed"])
             line = f"]: {known} of {kind.count} in the source" if kind.count is not None else f"]: {known} in the source"
             line += f", {rebuilt} reconstructed" if rebuilt else ""
-            entry = next(l for l in overview.splitlines()
-                         if l.startswith(f"- [{escape_inline(kind.plural)}](kinds/{kind.id}.md)"))
+            entry = next(row for row in overview.splitlines()
+                         if row.startswith(f"- [{escape_inline(kind.plural)}](kinds/{kind.id}.md)"))
             if not entry.endswith(line.removeprefix("]")):
                 wrong.append(f"{c.game.id}/{kind.id}: {entry}")
     assert wrong == []

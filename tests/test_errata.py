@@ -122,7 +122,7 @@ def test_add_keeps_the_quoting_style_of_strings(capsys, content):
 def test_add_replaces_the_value_inside_a_status_wrapper(capsys, content):
     code, _, err = add(capsys, content, "alpha", "embassy", "colour", "blue")
     assert code == 0, err
-    line = next(l for l in (content / "alpha" / "entities.yaml").read_text().splitlines() if "colour:" in l and "status" in l)
+    line = next(row for row in (content / "alpha" / "entities.yaml").read_text().splitlines() if "colour:" in row and "status" in row)
     assert line == '      colour: {value: blue, status: unverified, note: "The printed colour is faint."}'
     [erratum] = game(content, "alpha").game.errata
     assert (erratum.old, erratum.new) == ("green", "blue")
@@ -588,7 +588,7 @@ def test_an_erratum_on_the_real_content(capsys, tmp_path, game_id):
                          "--id", "test-erratum")
     assert code == 0, f"the erratum was refused: {err}"  # an erratum always applies; a refusal is a failure
     after = file.read_text().splitlines()
-    assert [n for n, (a, b) in enumerate(zip(before, after)) if a != b] == [entity.where("fields", spec.id)[1] - 1]
+    assert [n for n, (a, b) in enumerate(zip(before, after, strict=False)) if a != b] == [entity.where("fields", spec.id)[1] - 1]
     assert len(before) == len(after)
     build_site(copy, tmp_path)
     page = (tmp_path / "work" / "docs" / game_id / "kinds" / f"{entity.kind}.md").read_text()

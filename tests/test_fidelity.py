@@ -46,7 +46,7 @@ def in_source(number, text: str) -> bool:
 def numbers_of(game):
     for table in game.tables:
         for row in table.rows:
-            for column, cell in zip(table.columns, row):
+            for column, cell in zip(table.columns, row, strict=True):
                 value = plain(cell)
                 if isinstance(value, (int, float)) and not isinstance(value, bool):
                     yield f"table:{table.id} {plain(row[0])}/{column.id}", value

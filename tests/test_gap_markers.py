@@ -176,16 +176,16 @@ def aid_keys(game, index, kind) -> set[str]:
     return contents.shown_keys(game, index, kind) | set(contents.condensed_cover(game, index, kind))
 
 
-def pdf_misses(built, checked) -> list[str]:
+def pdf_misses(aids, checked) -> list[str]:
     missing = []
     papers = aidkinds.geometry().papers
     for item in checked:
         game, index = item.game, item.index
         for kind in aidkinds.kinds():
             path = f"downloads/{game.id}/{kind.key}-{papers[0].key}.pdf"
-            if path not in built.results:
+            if path not in aids.results:
                 continue
-            pages = [squash(p.extract_text() or "") for p in pypdf.PdfReader(io.BytesIO(built.results[path].pdf)).pages]
+            pages = [squash(p.extract_text() or "") for p in pypdf.PdfReader(io.BytesIO(aids.results[path].pdf)).pages]
             printed = aid_keys(game, index, kind)
             for gap, place in affects.places(game, index):
                 if place.key not in printed:
@@ -274,7 +274,7 @@ def test_a_place_without_the_gap_is_reported(fixture_site):
     assert "board illustration" in site_text_at(site, harbour.game, harbour.index, place).lower()
 
 
-def test_every_affected_place_shows_its_gap_in_every_aid_that_prints_it(built):
+def test_every_affected_place_shows_its_gap_in_every_aid_that_prints_it(built):  # noqa: F811 (a fixture)
     assert pdf_misses(built, built.checked) == []
     # the made-up game prints its affected places on all three aids
     assert {k.key for k in aidkinds.kinds()} <= {p.split("/")[-1].rsplit("-", 1)[0] for p in built.results}
@@ -296,7 +296,7 @@ def test_every_gap_of_every_game_shows_on_the_site_where_it_is_met(real_site, sh
     assert site_misses(site, checked) == []
 
 
-def test_every_gap_of_every_game_shows_in_every_aid_that_prints_it(real):
+def test_every_gap_of_every_game_shows_in_every_aid_that_prints_it(real):  # noqa: F811 (a fixture)
     assert pdf_misses(real, real.checked) == []
 
 

@@ -320,6 +320,52 @@ def test_cache_key_changes_with_the_game_and_only_its_aids(built, tmp_path):
         "downloads/tiny/card-reference-a4.pdf", "downloads/tiny/card-reference-letter.pdf"]
 
 
+def _cache_copy(built, tmp_path) -> Path:
+    """The session's PDF and flowchart caches, copied: what a test adds stays its own."""
+    shutil.copytree(built.cache / "pdf", tmp_path / "cache" / "pdf")
+    shutil.copytree(built.cache / "flowcharts", tmp_path / "cache" / "flowcharts")
+    return tmp_path / "cache" / "pdf"
+
+
+def test_an_unchanged_aid_is_found_by_its_inputs_without_making_its_html(built, tmp_path, monkeypatch):
+    cache = _cache_copy(built, tmp_path)
+    first, downloads = pdf.build_aids(built.checked, cache)  # HTML made, PDFs found by it, inputs noted
+    assert first == {p: r.pdf for p, r in built.results.items()}
+    monkeypatch.setattr(document, "render_html", lambda *a, **k: pytest.fail("made the HTML of an unchanged aid"))
+    monkeypatch.setattr(pdf, "render", lambda job: pytest.fail(f"re-rendered {job.path}"))
+    again, downloads_again = pdf.build_aids(built.checked, cache)
+    assert again == first and downloads_again == downloads  # pages, sizes, stamps: the same list
+
+
+def test_an_edit_makes_the_html_of_its_games_aids_and_renders_only_those_it_changed(built, tmp_path, monkeypatch):
+    cache = _cache_copy(built, tmp_path)
+    pdf.build_aids(built.checked, cache)
+    shutil.copytree(FIXTURE, tmp_path / "content")
+    yaml = tmp_path / "content" / "tiny" / "game.yaml"
+    yaml.write_text(yaml.read_text().replace("You win.", "You win at once."))
+    made, rendered = [], []
+    real_html, real_render = document.render_html, pdf.render
+    monkeypatch.setattr(document, "render_html", lambda checked, kind, paper, *a: made.append(
+        (checked.game.id, kind.key, paper.name)) or real_html(checked, kind, paper, *a))
+    monkeypatch.setattr(pdf, "render", lambda job: rendered.append(job.path) or real_render(job))
+    changed = check_content(tmp_path / "content")
+    aids, _ = pdf.build_aids(changed, cache)
+    # every aid of the edited game is made again as HTML (its inputs changed), no other game's
+    assert {game for game, _, _ in made} == {"tiny"}
+    assert len(made) == len([j for j in built.jobs if j.game == "tiny"])
+    assert sorted(rendered) == ["downloads/tiny/card-reference-a4.pdf", "downloads/tiny/card-reference-letter.pdf"]
+    assert aids == {p: r.pdf for p, r in pdf.render_all(pdf.jobs_for(changed, cache.parent / "flowcharts"),
+                                                        tmp_path / "fresh", workers=1).items()}
+
+
+def test_the_inputs_key_changes_with_each_of_its_parts():
+    parts = {"software": "s", "game_files": "g", "site": {"name": "n", "url": ""}, "path": "downloads/x/a-a4.pdf"}
+    base = pdf.input_key(**parts)
+    for name, other in (("software", "s2"), ("game_files", "g2"), ("site", {"name": "n", "url": "https://x.org/"}),
+                        ("path", "downloads/x/a-letter.pdf")):
+        assert pdf.input_key(**dict(parts, **{name: other})) != base, name
+
+
 def test_independent_aids_render_in_a_pool_of_processes(built, tmp_path, monkeypatch):
     pools = []
 

@@ -20,7 +20,7 @@ import pytest
 
 from conftest import ROOT
 
-from playwright import sync_api as playwright  # noqa: E402 - a test dependency (pyproject.toml): never skipped
+from playwright import sync_api as playwright  # noqa: E402,F401 - a test dependency (pyproject.toml): never skipped
 pytestmark = pytest.mark.browser
 
 FIRST_SEARCH_BUDGET = 150 * 1024  # bytes a phone moves for its first search (issue 29: "about 150 KB")
@@ -137,6 +137,7 @@ def test_other_games_come_after_this_games_results_each_labelled(shipped, browse
     site, base = shipped
     context, page, errors = _page(browser, f"{base}/statecraft/index.html", 1280)
     before = search(page, "bot")
+    assert before, "no result for 'bot' before asking for more"
     page.locator(".rs-search__more").click()
     page.locator(".rs-search__more").wait_for(state="hidden")
     after = page.evaluate("[...document.querySelectorAll('.rs-search__where')].map(e => e.textContent)")

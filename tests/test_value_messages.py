@@ -3,7 +3,6 @@ and table rules that hold over the other cells, never a traceback (issue 23)."""
 
 from __future__ import annotations
 
-import pytest
 
 from conftest import rulesmith_here
 from gamekit import CONTENT_YAML, GAME_YAML, write_game

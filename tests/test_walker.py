@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import build_site
+
 from rulesmith.pipeline import check_content
 from rulesmith.render import layout
 from rulesmith.render.markup import plain_text
 
-from playwright import sync_api as playwright  # noqa: E402 - a test dependency (pyproject.toml): never skipped
+from playwright import sync_api as playwright  # noqa: E402,F401 - a test dependency (pyproject.toml): never skipped
 from playwright.sync_api import expect  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -162,10 +162,8 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("walker")
-    build_site(ROOT / "content", folder / "site", folder / "work")
-    return folder / "site"
+def site(real_site) -> Path:
+    return real_site  # the session's build of content/ (read-only)
 
 
 @pytest.fixture(scope="module")
@@ -271,9 +269,8 @@ def test_a_call_is_entered_and_returned_from_and_back_undoes_it(server, page, ga
     calling = next(n for n in graph.calls)
     page.goto(procedure_url(server, game_id, caller.id))
     route = graph.route(graph.start, lambda n: n == calling) if calling != graph.start else []
-    node = graph.start
     for source, i in route:
-        node = take(page, game_id, graph, source, i)
+        take(page, game_id, graph, source, i)
     assert_at(page, graph, calling)
     inner = Graph(game_id, graph.calls[calling])
     choose(page, graph.edges[calling][0][0])
@@ -379,3 +376,174 @@ def tab_to(page, focused: str, name: str) -> None:
             return
         page.keyboard.press("Tab")
     pytest.fail(f"Tab never reaches {name}")
+
+
+# ---------------------------------------------------------------- Back is undo (issue 25)
+
+def answers_without_calls(graph: Graph, count: int) -> list[tuple[str, int]] | None:
+    """`count` answers from the start, none entering a call: [(node, edge index)], or None."""
+    def walk(node: str, taken: list) -> list | None:
+        if len(taken) == count:
+            return taken
+        for i, (_, target) in enumerate(graph.edges[node]):
+            if not (node in graph.calls and i == 0):
+                found = walk(target, taken + [(node, i)])
+                if found:
+                    return found
+        return None
+    return walk(graph.start, [])
+
+
+HISTORY_CASES = [(g, next(p.id for p in CHECKED[g].game.procedures if answers_without_calls(Graph(g, p.id), 3)))
+                 for g in GAMES_WITH_PROCEDURES]
+IN_VIEW = """() => {
+  const step = document.querySelector('.rs-walker [data-step]'), badge = step.querySelector('.rs-walker__badge');
+  const box = badge.getBoundingClientRect(), focused = document.activeElement;
+  return {inView: box.top >= 0 && box.bottom <= innerHeight,
+          focus: focused && focused.closest('.rs-walker') ? focused.textContent.trim() : null};
+}"""
+
+
+@pytest.mark.parametrize("game_id, procedure_id", HISTORY_CASES, ids=[g for g, _ in HISTORY_CASES])
+def test_the_phones_back_button_undoes_a_step(server, page, game_id, procedure_id):
+    """As a solo player on a phone: answer three steps, Back twice is two steps back (the step in
+    view and the focus on its first answer, wherever the page was scrolled), a reload stays there,
+    Forward gives the answers again, the walker's own Back goes through the same history (Forward
+    after it gives the answer again), and Back from the first step leaves the page."""
+    graph = Graph(game_id, procedure_id)
+    before = f"{server}/{game_id}/index.html"
+    page.goto(before)
+    page.goto(procedure_url(server, game_id, procedure_id))
+    nodes, hashes = [graph.start], [""]  # the page opened at its first step: no place in its address
+    assert_at(page, graph, graph.start)
+    for node, i in answers_without_calls(graph, 3):
+        nodes.append(take(page, game_id, graph, node, i))
+        assert_at(page, graph, nodes[-1], moved=True)
+        hashes.append(page.evaluate("location.hash"))
+    assert hashes[1:] == ["#walk=" + ".".join([procedure_id] + nodes[:k + 1]) for k in range(1, 4)]
+
+    def at(k: int, moved: bool = True) -> None:
+        assert_at(page, graph, nodes[k], moved=moved)
+        assert page.evaluate("location.hash") == hashes[k]
+        if moved:  # the step in view, the focus on its first answer (for a screen reader, the live region says it)
+            seen = page.evaluate(IN_VIEW)
+            first = graph.edges[nodes[k]][0][0] if graph.edges[nodes[k]] else None  # an end: what goes on from it
+            assert seen["inView"] and seen["focus"] and seen["focus"] == (first or seen["focus"]), (k, seen)
+
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # reading the numbered steps below
+    page.go_back()
+    at(2)
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.go_back()
+    at(1)
+    scrolled = page.evaluate("() => { window.scrollTo(0, document.querySelector('.rs-walker').getBoundingClientRect().bottom"
+                             " + scrollY + 100); return scrollY; }")  # reading below the walker
+    page.reload()  # the same step, and the page where the reader had scrolled it
+    at(1, moved=False)
+    page.wait_for_function(f"Math.abs(scrollY - {scrolled}) <= 2")
+    page.go_forward()
+    at(2)
+    page.go_forward()
+    at(3)
+    page.locator(".rs-walker [data-back]").click()  # the walker's own Back: the same history
+    at(2)
+    page.go_forward()
+    at(3)
+    for k in (2, 1, 0):
+        page.go_back()
+        at(k)
+    expect(page.locator(".rs-walker [data-back]")).to_be_disabled()
+    page.go_back()  # from the first step: the page before
+    page.wait_for_url(before)
+
+
+# ---------------------------------------------------------------- charts on a phone (issue 25)
+
+CHART_FILES = [(g, p.id) for g, c in CHECKED.items() for p in c.game.procedures]
+CHART = """async () => {
+  await document.fonts.ready;
+  const rgb = c => (c.match(/[\\d.]+/g) || []).slice(0, 3).map(Number);
+  const luminance = c => { const v = rgb(c).map(x => x / 255).map(x => x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4);
+                           return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]; };
+  const contrast = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const svg = document.querySelector('svg'), page = getComputedStyle(svg).backgroundColor;
+  const texts = [], spills = [];
+  svg.querySelectorAll('g.node').forEach(node => {
+    const shape = node.querySelector('path, polygon'), box = shape.getBBox(), fill = getComputedStyle(shape).fill;
+    node.querySelectorAll('text').forEach(t => {
+      const x = parseFloat(t.getAttribute('x')), w = t.getComputedTextLength(), anchor = t.getAttribute('text-anchor');
+      const left = anchor === 'middle' ? x - w / 2 : anchor === 'end' ? x - w : x;
+      if (left < box.x || left + w > box.x + box.width) spills.push(t.textContent + ': ' + (left + w - box.x - box.width).toFixed(1));
+      texts.push(contrast(getComputedStyle(t).fill, fill));
+    });
+  });
+  svg.querySelectorAll('g.edge text').forEach(t => texts.push(contrast(getComputedStyle(t).fill, page === 'rgba(0, 0, 0, 0)' ? 'rgb(255, 255, 255)' : page)));
+  return {family: getComputedStyle(svg.querySelector('text')).fontFamily, spills: spills, lowest: Math.min(...texts),
+          smallest: Math.min(...Array.from(svg.querySelectorAll('text'), t => parseFloat(getComputedStyle(t).fontSize) * Math.abs(t.getScreenCTM().a))),
+          faces: Array.from(document.fonts).filter(f => f.status !== 'unloaded').map(f => f.family + ' ' + f.status),
+          sources: Array.from(document.styleSheets).flatMap(s => Array.from(s.cssRules)).filter(r => r instanceof CSSFontFaceRule).map(r => r.style.getPropertyValue('src'))};
+}"""
+
+
+def drawn_in(page) -> set[tuple[str, bool]]:
+    """The fonts Chromium draws the chart's text with: (family, whether it is a web font)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    found = set()
+    for node in cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": "text"})["nodeIds"]:
+        found |= {(f["familyName"], f["isCustomFont"]) for f in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]}
+    cdp.detach()
+    return found
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_whole_chart_carries_its_font_and_its_text_fits_its_boxes(server, site, page, scheme):
+    """Every chart's own file ("Whole chart"), opened alone on a phone: it names Inter, the font
+    Graphviz laid it out in, first, loads it from the site's own web fonts and draws every label in
+    it; each line of a box fits inside the box, measured in Chromium; its text is 12 px or more at
+    1:1 and contrasts with what it is drawn on (4.5:1), in the light and the dark palette."""
+    page.emulate_media(color_scheme=scheme)
+    page.route("**/favicon.ico", lambda route: route.fulfill(status=204))  # the browser's own asking, not the chart's
+    for game_id, procedure_id in CHART_FILES:
+        path = layout.flowchart_file(game_id, procedure_id)
+        page.goto(f"{server}/{path}")
+        chart = page.evaluate(CHART)
+        where = f"{path} ({scheme})"
+        assert chart["family"].split(",")[0].strip('"') == "Inter", (where, chart["family"])
+        fonts = [re.search(r'url\("([^"]+)"\)', src).group(1) for src in chart["sources"]]
+        assert fonts and all((site / path).parent.joinpath(f).resolve().is_file() for f in fonts), (where, fonts)
+        assert chart["faces"] and all(f == "Inter loaded" for f in chart["faces"]), (where, chart["faces"])
+        assert drawn_in(page) == {("Inter", True)}, (where, drawn_in(page))
+        assert not chart["spills"], (where, chart["spills"])
+        assert chart["smallest"] >= 12 and chart["lowest"] >= 4.5, (where, chart)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("game_id", GAMES_WITH_PROCEDURES)
+def test_full_size_on_a_phone_pans_one_way_and_reads(server, browser, game_id, scheme):
+    """On a 390 px phone, a procedure page's Full size chart is the whole chart at print size: its
+    frame as tall as the chart (it pans sideways only, the page scrolls down: no frame panning
+    two ways inside the page), the page itself no wider than the phone, its text 12 px or more and
+    contrasting with the chart's ground (4.5:1), light and dark."""
+    context = browser.new_context(viewport=PHONE, color_scheme=scheme)
+    page = context.new_page()
+    procedure = max(CHECKED[game_id].game.procedures, key=lambda p: len(p.nodes))  # the tallest chart
+    page.goto(procedure_url(server, game_id, procedure.id))
+    page.locator("label.rs-flowchart__button").click()
+    seen = page.evaluate("""() => {
+      const frame = document.querySelector('.rs-flowchart__frame'), svg = frame.querySelector('svg');
+      const rgb = c => (c.match(/[\\d.]+/g) || []).slice(0, 3).map(Number);
+      const luminance = c => { const v = rgb(c).map(x => x / 255).map(x => x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4);
+                               return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]; };
+      const ground = getComputedStyle(frame).backgroundColor;
+      const edges = Array.from(svg.querySelectorAll('g.edge text'), t => {
+        const [x, y] = [luminance(getComputedStyle(t).fill), luminance(ground)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); });
+      return {pansDown: frame.scrollHeight > frame.clientHeight + 1, pansSideways: frame.scrollWidth > frame.clientWidth + 1,
+              page: document.documentElement.scrollWidth, lowest: Math.min(...edges, 21),
+              smallest: Math.min(...Array.from(svg.querySelectorAll('text'), t => parseFloat(getComputedStyle(t).fontSize) * Math.abs(t.getScreenCTM().a)))};
+    }""")
+    context.close()
+    assert not seen["pansDown"] and seen["page"] <= PHONE["width"], seen
+    assert seen["smallest"] >= 12 and seen["lowest"] >= 4.5, seen

@@ -23,6 +23,7 @@ from ..project import templates
 from ..link import Index
 from ..files import write_atomic
 from ..problems import BuildError
+from .fonts import font_face_css
 from .markup import plain_text
 
 TEMPLATES = templates()
@@ -162,7 +163,15 @@ def inline_svg(svg: bytes, title: str, *, beside: str = "The same steps are list
     return "\n".join(line for line in body.splitlines() if line.strip())
 
 
-def standalone_svg(svg: bytes, title: str) -> bytes:
+def standalone_svg(svg: bytes, title: str, fonts: str | None = None) -> bytes:
     """The chart as a file of its own (a page's "Whole chart", to zoom): the same reader's text as
-    the inline chart (its title, no node ids as tooltips), as an SVG document."""
-    return b'<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n' + inline_svg(svg, title, beside="").encode() + b"\n"
+    the inline chart (its title, no node ids as tooltips), as an SVG document that carries its
+    font and palette (templates/flowchart/standalone.css): Inter, the font Graphviz measured the
+    labels in, from the site's own web fonts under `fonts` (a path relative to the chart's file,
+    the same files the pages load and the offline copy keeps), else the nearest fallbacks."""
+    faces = font_face_css(TEMPLATES / "fonts", folder=fonts, display="swap") if fonts is not None else ""
+    style = faces + (TEMPLATES / "flowchart" / "standalone.css").read_text(encoding="utf-8")
+    body = inline_svg(svg, title, beside="")
+    opening = body.index(">", body.index("<svg")) + 1
+    body = body[:opening] + "\n<style><![CDATA[\n" + style.strip() + "\n]]></style>" + body[opening:]
+    return b'<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n' + body.encode() + b"\n"

@@ -137,14 +137,15 @@ def web_fonts(fonts: Path, cache: Path) -> dict[str, bytes]:
             for otf, *_ in _faces(fonts) for suffix in PARTS}
 
 
-def font_face_css(fonts: Path, folder: str = "fonts/") -> str:
+def font_face_css(fonts: Path, folder: str = "fonts/", display: str = "optional") -> str:
     """The @font-face rules of the web fonts, their files under `folder` (relative to the CSS).
     "optional": drawn if the font arrives within the first moments (from cache, it always does),
     else the page keeps the system font, so that text never reflows under the reader (a swap moved
-    a whole page by a line: Lighthouse's layout shift 0.21). Flowcharts fit either (rulesmith.js)."""
+    a whole page by a line: Lighthouse's layout shift 0.21). Flowcharts fit either (rulesmith.js).
+    A chart's own file (render/flowchart.py) has no text to reflow and waits for its font: "swap"."""
     return "".join(
         f'@font-face {{ font-family: "{family}"; src: url("{folder}{otf.stem}{suffix}.woff2") format("woff2"); '
-        f"font-weight: {weight}; font-style: {style}; font-display: optional; unicode-range: {unicodes}; }}\n"
+        f"font-weight: {weight}; font-style: {style}; font-display: {display}; unicode-range: {unicodes}; }}\n"
         for otf, family, weight, style in _faces(fonts) for suffix, unicodes in PARTS.items())
 
 

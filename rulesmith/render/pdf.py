@@ -135,12 +135,16 @@ class Job:
     depends: str = ""  # digest of the files the HTML may load
     erratum: str | None = None  # id of the latest erratum that changed this aid (its footer says so)
     contains: str = ""  # what the aid holds, for the downloads list (templates/pdf/aids.yaml)
+    inputs: str = ""  # digest of everything the HTML is made from (input_key)
+    known: str = ""  # the PDF's key, found by `inputs` in the cache: then `html` is not made ("")
 
     @property
     def base_url(self) -> str:
         return (TEMPLATES / "pdf").as_uri() + "/"
 
     def key(self) -> str:
+        if self.known:
+            return self.known
         digest = hashlib.sha256()
         for part in (CACHE_FORMAT, weasyprint.__version__, json.dumps(PDF_OPTIONS, sort_keys=True),
                      self.path, self.depends, self.html):
@@ -165,28 +169,68 @@ def _digest_files(*folders: Path, skip: tuple[str, ...] = ()) -> str:
     return digest.hexdigest()
 
 
-def jobs_for(checked: list[Checked], chart_cache: Path | None = None, site_url: str | None = None) -> list[Job]:
+def _software() -> str:
+    """What an aid's HTML is made from besides its game's files: Rulesmith's code and templates,
+    the installed distributions, Python, the RULESMITH_* environment (fingerprint.software), and
+    what lays the flowcharts out (Graphviz's version and fonts)."""
+    from .. import fingerprint
+    from .flowchart import _layout_tools
+
+    return hashlib.sha256(fingerprint.software_digest().encode() + _layout_tools()).hexdigest()
+
+
+def input_key(software: str, game_files: str, site: dict, path: str) -> str:
+    """The key of one aid by what its HTML is made from: the software, every file of its game
+    (its content: one game's aids never depend on another's), the site's name and address, and
+    the aid and paper (its path). Coarser than the HTML: an erratum changes the key of every aid
+    of its game, whose HTML is then made and looked up by Job.key()."""
+    digest = hashlib.sha256()
+    for part in (CACHE_FORMAT, weasyprint.__version__, json.dumps(PDF_OPTIONS, sort_keys=True), software,
+                 game_files, json.dumps(site, sort_keys=True), path):
+        digest.update(part.encode("utf-8"))
+        digest.update(b"\0")
+    return digest.hexdigest()[:32]
+
+
+def _known(cache: Path, inputs: str) -> str:
+    """The PDF key stored for these inputs, when that PDF is in the cache; else ""."""
+    try:
+        known = (cache / "inputs" / inputs).read_text(encoding="ascii").strip()
+    except (OSError, ValueError):
+        return ""
+    ok = re.fullmatch(r"[0-9a-f]{32}", known) and (cache / f"{known}.pdf").exists() and (cache / f"{known}.json").exists()
+    return known if ok else ""
+
+
+def jobs_for(checked: list[Checked], chart_cache: Path | None = None, site_url: str | None = None,
+             cache: Path | None = None) -> list[Job]:
     """Every aid of every game, in both paper sizes, with its HTML. `chart_cache` holds the
-    flowcharts laid out again for the page (default: the project's cache)."""
+    flowcharts laid out again for the page (default: the project's cache). With the PDF `cache`,
+    an aid whose inputs (input_key) are those of a PDF there gets no HTML: `known` names that PDF."""
     templates = _digest_files(TEMPLATES / "pdf", TEMPLATES / "fonts")
+    software = _software() if cache is not None else ""
     jobs = []
     for item in checked:
         game = item.game
         content_root = game.folder.resolve().parent
         project = project_of_content(content_root)
-        cache = chart_cache or project.cache / "flowcharts"
+        charts = chart_cache or project.cache / "flowcharts"
         site = _site(project, site_url)
         # The YAML is already in the HTML; only other files of the game folder (images) may be loaded.
         depends = templates + _digest_files(game.folder, skip=(".yaml", ".yml"))
+        game_files = _digest_files(game.folder) if cache is not None else ""
         asked_by = urls_in_content(item)
         for kind in aid_kinds(game):
             latest = stamp.latest_erratum_in(item, kind)
             for paper in geometry().papers:
-                jobs.append(Job(game=game.id, title=kind.title, paper=paper.name,
-                                path=aid_path(game.id, kind, paper),
-                                html=document.render_html(item, kind, paper, cache, site),
+                path = aid_path(game.id, kind, paper)
+                inputs = input_key(software, game_files, site, path) if cache is not None else ""
+                known = _known(cache, inputs) if cache is not None else ""
+                jobs.append(Job(game=game.id, title=kind.title, paper=paper.name, path=path,
+                                html="" if known else document.render_html(item, kind, paper, charts, site),
                                 roots=(str(TEMPLATES), str(content_root)), asked_by=asked_by, depends=depends,
-                                erratum=latest.id if latest else None, contains=kind.contains))
+                                erratum=latest.id if latest else None, contains=kind.contains,
+                                inputs=inputs, known=known))
     return jobs
 
 
@@ -288,6 +332,14 @@ def _store(job: Job, result: Rendered, cache: Path) -> None:
         write_atomic(cache / f"{job.key()}{suffix}", data)
 
 
+def _remember_inputs(job: Job, cache: Path) -> None:
+    """Which PDF these inputs make, so that the next build finds it without making the HTML."""
+    if job.inputs and not job.known:
+        path = cache / "inputs" / job.inputs
+        if not path.exists() or path.read_text(encoding="ascii").strip() != job.key():
+            write_atomic(path, job.key().encode("ascii"))
+
+
 def render_all(jobs: list[Job], cache: Path, workers: int = WORKERS,
                progress: Callable[[int, int, str], None] | None = None) -> dict[str, Rendered]:
     """Every job's PDF by path: from the cache, or rendered in parallel; all problems at once.
@@ -297,6 +349,9 @@ def render_all(jobs: list[Job], cache: Path, workers: int = WORKERS,
         hit = _cached(job, cache)
         if hit is not None:
             results[job.path] = hit
+        elif job.known:  # found by its inputs a moment ago, gone now: another build is pruning the cache
+            raise AidError([Problem(str(cache), 1, 1, f"{job.path}: its cached PDF was removed during the build",
+                                    "build again")])
         else:
             todo.append(job)
     problems, outcomes = [], []
@@ -325,6 +380,8 @@ def render_all(jobs: list[Job], cache: Path, workers: int = WORKERS,
         results[job.path] = result
     if problems:
         raise AidError(sorted(set(problems)))
+    for job in jobs:  # only once every PDF is stored: a key never names a PDF that is not there
+        _remember_inputs(job, cache)
     return results
 
 
@@ -337,7 +394,7 @@ def human_size(size: int) -> str:
 def build_aids(checked: list[Checked], cache: Path, site_url: str | None = None,
                progress: Callable[[int, int, str], None] | None = None) -> tuple[dict[str, bytes], list[dict]]:
     """Every player aid: {site path: PDF bytes} and the downloads list for the site's pages."""
-    jobs = jobs_for(checked, cache.parent / "flowcharts", site_url)
+    jobs = jobs_for(checked, cache.parent / "flowcharts", site_url, cache=cache)
     results = render_all(jobs, cache, progress=progress)
     aids = {job.path: results[job.path].pdf for job in jobs}
     downloads = [{"game": job.game, "title": job.title, "paper": job.paper, "path": job.path,

@@ -8,15 +8,19 @@ someone writes `kinds/<kind>.md.j2`.
 from __future__ import annotations
 
 import datetime
+import hashlib
+import json
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import jinja2
 from markupsafe import Markup
 
-from .. import affects, model, outcomes, values
+from .. import affects, fingerprint, model, outcomes, values
+from ..files import write_atomic
 from ..expressions import plain
 from ..fieldtypes import ListType, Value, field_type
 from ..game import Game
@@ -473,18 +477,58 @@ def escape_nav(title: str) -> str:
     return title.replace("\n", " ")
 
 
-def render_site(checked: list[Checked], downloads: list[dict], charts: dict[str, bytes] | None = None) -> Site:
+PAGES_FORMAT = "rulesmith-pages-1"
+
+
+def game_pages(env: jinja2.Environment, checked: Checked, downloads: list[dict], charts: dict[str, bytes],
+               cache: Path | None = None, software: str = "") -> Site:
+    """One game's pages and navigation (render_game), from `cache` when what they are made from
+    is as before: every file of the game's folder (one game's pages never show another's), the
+    software (fingerprint.software_digest: code, templates, distributions), the game's downloads
+    and its flowcharts. One entry per game is kept (`<game>-<key>.json`), the others removed."""
+    if cache is None:
+        return render_game(env, checked, downloads, charts)
+    game = checked.game
+    mine = [d for d in downloads if d["game"] == game.id]
+    digest = hashlib.sha256()
+    for part in (PAGES_FORMAT, software, fingerprint.tree_digest(game.folder), json.dumps(mine, sort_keys=True),
+                 *(f"{path} {hashlib.sha256(charts[path]).hexdigest() if path in charts else '-'}"
+                   for path in (layout.flowchart_file(game.id, p.id) for p in game.procedures))):
+        digest.update(part.encode("utf-8") + b"\0")
+    stored = cache / f"{game.id}-{digest.hexdigest()[:32]}.json"
+    try:
+        entry = json.loads(stored.read_text(encoding="utf-8"))
+        return Site([Page(path, text) for path, text in entry["pages"]], entry["nav"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    site = render_game(env, checked, downloads, charts)
+    try:
+        write_atomic(stored, json.dumps({"pages": [[p.path, p.text] for p in site.pages], "nav": site.nav},
+                                        ensure_ascii=False).encode("utf-8"))
+        for old in cache.glob(f"{game.id}-*.json"):
+            if old != stored and re.fullmatch(rf"{re.escape(game.id)}-[0-9a-f]{{32}}\.json", old.name):
+                old.unlink(missing_ok=True)
+    except OSError:
+        pass  # a cache that cannot be written: the pages are made every time
+    return site
+
+
+def render_site(checked: list[Checked], downloads: list[dict], charts: dict[str, bytes] | None = None,
+                cache: Path | None = None) -> Site:
     """All pages of the site, with the navigation MkDocs should show. `charts` holds the flowchart
-    SVGs by layout.flowchart_file path; the procedure pages show them inline."""
+    SVGs by layout.flowchart_file path; the procedure pages show them inline. With `cache`, each
+    game's pages come from there when nothing they are made from changed (game_pages); the
+    site-wide pages are made every time."""
     env = environment()
     site = Site()
+    software = fingerprint.software_digest() if cache is not None else ""
     games = [c.game for c in checked]
     home = {c.game.id: PageContext(c.game, c.index, "index.md") for c in checked}
     site.pages.append(Page("index.md", env.get_template("home.md.j2").render(
         games=games, home=home, play={c.game.id: play(c.game, c.index) for c in checked})))
     site.nav.append({"Home": "index.md"})
     for item in checked:
-        game_site = render_game(env, item, downloads, charts or {})
+        game_site = game_pages(env, item, downloads, charts or {}, cache, software)
         site.pages += game_site.pages
         site.nav += game_site.nav
     site.pages.append(Page("downloads.md", env.get_template("downloads.md.j2").render(

@@ -5,8 +5,9 @@
  * rolls, draws and state changes, and every table answer computed for every state. This script
  * keeps the place as the answers given since the turn began, replayed from the start:
  *   #bot&state=turn:3,difficulty:hard&seed=42&log=g.d.0.r4n1.d
- * Each answer is a history entry (Back undoes it); the address and local storage keep the state,
- * so a reload or a locked phone comes back to the same step. Plain script, no dependencies.
+ * Each answer is a history entry (Back undoes it: place.js, as on the procedure pages' walker);
+ * the address and local storage keep the state, so a reload or a locked phone comes back to the
+ * same step. Plain script, no dependencies.
  */
 (function () {
   "use strict";
@@ -97,9 +98,21 @@
   Bot.prototype.push = function (saved) {
     this.saved = saved;
     this.store(saved);
-    var hash = this.encode(saved);
-    try { history.pushState({ rsBot: true, pushed: true }, "", hash); } catch (error) { location.hash = hash; }
+    this.place.go(this.encode(saved));
     this.render(true);
+  };
+
+  /* The place of an entry of the history (Back, Forward): a turn, or the set-up the page opened at. */
+  Bot.prototype.show = function (address) {
+    var found = this.decode(address);
+    if (found) {
+      if (this.saved && this.encode(found) === this.encode(this.saved) && this.form.hidden) return;
+      this.saved = found;
+      this.store(found);
+      this.render(true);
+    } else if (address === "") {
+      this.setup(this.saved && this.saved.state);
+    }
   };
 
   /* ------------------------------------------------------------ the state */
@@ -284,7 +297,7 @@
     var saved = this.saved, here = this.replay(saved), data = this.data, self = this;
     if (here.valid < saved.log.length) { // an address that went astray: cut to where it holds
       saved = this.saved = { state: saved.state, seed: saved.seed, log: saved.log.slice(0, here.valid) };
-      try { history.replaceState({ rsBot: true }, "", this.encode(saved)); } catch (error) { /* ignore */ }
+      this.place.replace(this.encode(saved));
       this.store(saved);
     }
     this.here = here;
@@ -577,14 +590,13 @@
       if (target.hasAttribute("data-replace")) log.pop();
       log.push(target.getAttribute("data-token"));
       this.push({ state: saved.state, seed: saved.seed, log: log });
-    } else if (act === "back") {
-      if (history.state && history.state.pushed) { history.back(); return; }
-      if (!log.length) return; // the page was opened here: undo in place
+    } else if (act === "back") { // one answer back: the history's Back where it is that
+      if (!log.length) return;
       log.pop();
       this.saved = { state: saved.state, seed: saved.seed, log: log };
       this.store(this.saved);
-      try { history.replaceState({ rsBot: true }, "", this.encode(this.saved)); } catch (error) { location.replace(this.encode(this.saved)); }
       this.render(true);
+      this.place.undo(this.encode(this.saved));
     } else if (act === "restart") {
       this.push({ state: saved.state, seed: saved.seed, log: [] });
     } else if (act === "next-turn") {
@@ -614,18 +626,12 @@
       var seed = self.saved ? self.saved.seed : Math.floor(Math.random() * 2147483646) + 1;
       self.push({ state: state, seed: seed, log: self.saved ? self.saved.log : [] }); // the answers so far stand where they still hold
     });
-    window.addEventListener("popstate", function () {
-      var found = self.decode(location.hash);
-      if (found) { self.saved = found; self.store(found); self.render(true); }
-    });
-    if (saved) {
-      this.saved = saved;
-      try { history.replaceState({ rsBot: true }, "", this.encode(saved)); } catch (error) { /* ignore */ }
-      this.render(false);
-    } else {
-      this.saved = null;
-      this.setup(null);
-    }
+    this.saved = saved;
+    this.place = rulesmithPlace(function () { return self.saved ? self.encode(self.saved) : ""; },
+                                function (address) { self.show(address); });
+    this.place.start(!!saved);
+    if (saved) this.render(false);
+    else this.setup(null);
   };
 
   function startAll() {

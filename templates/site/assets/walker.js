@@ -4,7 +4,8 @@
  * (templates/site/_walker_macros.md.j2); this script only shows one at a time. The place is the
  * path taken, kept in the page address as
  *   #walk=<procedure>.<node>.<node>…~<next procedure>.<node>…
- * so a reload, a locked phone or a shared link returns to the same step and Back still works.
+ * so a reload, a locked phone or a shared link returns to the same step; every answer is an entry
+ * of the browser's history (place.js, as on the Bot turn page), so the phone's Back undoes it.
  * A step that calls another procedure is entered ("+": the called procedure's walk follows) and
  * returned from at its end (",": the caller's walk goes on after the calling step):
  *   #walk=action.choose.raid+raid.check.done,action.performed
@@ -123,16 +124,6 @@
 
   Walker.prototype.atStart = function () {
     return this.state.length === 1 && this.state[0].path.length === 1;
-  };
-
-  Walker.prototype.save = function () {
-    var hash = "#" + this.serialise();
-    if (location.hash === hash) return;
-    try {
-      history.replaceState(history.state, "", hash);
-    } catch (error) { // some browsers refuse replaceState on file:// pages
-      location.replace(hash);
-    }
   };
 
   /* Text of an element as a screen reader hears it: icons by their labels. */
@@ -258,10 +249,20 @@
     if (top < 0 || top > window.innerHeight * 0.6) root.scrollIntoView({ block: "start" });
   };
 
+  /* A new place: a new entry of the history (Back undoes it). */
   Walker.prototype.go = function (state) {
     this.state = state;
-    this.save();
+    this.place.go("#" + this.serialise());
     this.render(true);
+  };
+
+  /* The place an address gives (Back, Forward, an address typed), where it is one of this walker's. */
+  Walker.prototype.show = function (address) {
+    var state = this.parse(address);
+    if (!state) return;
+    var before = this.serialise();
+    this.state = state;
+    if (this.serialise() !== before) this.render(true);
   };
 
   Walker.prototype.copy = function () {
@@ -281,9 +282,14 @@
       if (stack.length < 2) return;
       var caller = state[stack[stack.length - 2]], calling = caller.path[caller.path.length - 1];
       state.push({ procedure: caller.procedure, path: [this.node(caller.procedure, calling).getAttribute("data-next")], how: "," });
-    } else if (button.hasAttribute("data-back")) {
+    } else if (button.hasAttribute("data-back")) { // one answer back: the history's Back where it is that
       if (last.path.length > 1) last.path.pop();
       else if (state.length > 1) state.pop();
+      else return;
+      this.state = state;
+      this.render(true);
+      this.place.undo("#" + this.serialise());
+      return;
     } else if (button.hasAttribute("data-restart")) {
       state = this.initial(state[0].procedure);
     } else if (button.hasAttribute("data-next")) {
@@ -304,20 +310,13 @@
     var fromAddress = this.parse(location.hash);
     if (fromAddress) this.state = fromAddress;
     this.render(false);
-    if (fromAddress) {
-      this.save(); // an address that went astray is corrected to the place it reached
-      if (!history.state || !history.state.rsWalkerSeen) root.scrollIntoView({ block: "start" });
-    }
+    this.place = rulesmithPlace(function () { return "#" + self.serialise(); }, function (address) { self.show(address); });
+    // an address that went astray is corrected to the place it reached; a link that opened the
+    // page at a place shows it (a reload keeps the reader's scroll position)
+    if (!this.place.start(!!fromAddress) && fromAddress) root.scrollIntoView({ block: "start" });
     root.addEventListener("click", function (event) {
       var button = event.target.closest("button");
       if (button && root.contains(button) && !button.disabled) self.click(button);
-    });
-    window.addEventListener("hashchange", function () {
-      var state = self.parse(location.hash);
-      if (state && "#" + self.serialise() !== location.hash) {
-        self.state = state;
-        self.render(true);
-      }
     });
     var jumps = document.querySelectorAll("button[data-walk]");
     for (var i = 0; i < jumps.length; i++) {
@@ -329,9 +328,6 @@
         root.scrollIntoView({ block: "start" });
       });
     }
-    try { // remember that this page was seen, so a reload keeps the reader's scroll position
-      history.replaceState({ rsWalkerSeen: true }, "", location.href);
-    } catch (error) { /* not essential */ }
   };
 
   function startAll() {
