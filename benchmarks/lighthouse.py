@@ -2,12 +2,15 @@
 
 Builds the shipped content (no PDFs) into a temporary folder, serves it over a local HTTP server
 with gzip as static hosts do, and runs Lighthouse (npm `lighthouse`, installed into .venv/lighthouse
-on first use) with Debian's Chromium on one page of each type: a game overview, an entity page,
-the Bot turn page, a procedure page and a table page. Prints, for every run and as the median,
-performance, accessibility, cumulative layout shift (CLS), first contentful paint (FCP), largest
-contentful paint and total blocking time, with the targets (performance >= 90, accessibility 100,
-CLS < 0.1), the machine's load, what failed in accessibility, what shifted and Lighthouse's
-opportunities. Not a test: Lighthouse's simulated throttling varies with the machine's load.
+on first use) with Debian's Chromium on one page of each type: the home page, a game overview, a
+rules section, an entity page, the Bot turn page, a procedure page, a table page and a glossary.
+Prints, for every run and as the median, performance, accessibility, cumulative layout shift (CLS),
+first contentful paint (FCP), largest contentful paint and total blocking time, with the targets
+(performance >= 90, accessibility 100, CLS < 0.1), the machine's load and Lighthouse's benchmark
+index of each run, what failed in accessibility, what shifted, the longest main-thread tasks and
+Lighthouse's opportunities. Not a test: Lighthouse's simulated throttling scales the tasks it
+observed, so on a loaded machine (a load above the number of cores, a benchmark index well under
+1000) total blocking time, and with it performance, come out worse than on a phone.
 
 Usage: .venv/bin/python benchmarks/lighthouse.py [--site SITE] [--pages a.html,b.html] [--runs N]
 """
@@ -34,11 +37,14 @@ LIGHTHOUSE_VERSION = "13.5.0"
 NODE = ROOT / ".venv" / "lighthouse"  # its own folder: an npm install in .venv/node would prune vnu-jar
 CLI = NODE / "node_modules" / "lighthouse" / "cli" / "index.js"
 PAGES = {  # one page of each type (issue 29)
+    "home": "index.html",
     "game overview": "statecraft/index.html",
+    "rules section": "statecraft/rules/conflict.html",
     "entity page": "statecraft/kinds/country.html",
     "Bot turn": "statecraft/bot-turn.html",
     "procedure": "statecraft/solo/bot-influence.html",
     "table page": "statecraft/tables.html",
+    "glossary": "statecraft/glossary.html",
 }
 COMPRESSED = {".html", ".css", ".js", ".json", ".svg", ".xml", ".webmanifest"}
 
@@ -106,6 +112,9 @@ def run(url: str, out: Path) -> dict:
         "opportunities": [f"{a['title']} ({a.get('displayValue', '')})" for a in audits.values()
                           if a.get("details", {}).get("type") == "opportunity" and (a.get("score") or 1) < 0.9],
         "shifts": [f"{item.get('score', 0):.3f} {(item.get('node') or {}).get('snippet', '')[:120]}" for item in shifts[:3]],
+        "tasks": [f"{item['duration']:.0f} ms {item['url'].rsplit('/', 1)[-1]}"
+                  for item in audits.get("long-tasks", {}).get("details", {}).get("items", [])[:4]],
+        "benchmark": report.get("environment", {}).get("benchmarkIndex", 0),
     }
 
 
@@ -137,7 +146,8 @@ def main() -> int:
                 for n in range(args.runs):
                     report = (args.reports or folder) / f"{page.replace('/', '_')}-{n + 1}.json"
                     results.append(run(f"{base}/{page}", report))
-                    print(f"{'run ' + str(n + 1):14} {_row(results[-1])}  (load {_load()})")
+                    print(f"{'run ' + str(n + 1):14} {_row(results[-1])}  (load {_load()}, benchmark index "
+                          f"{results[-1]['benchmark']:.0f})")
                 median = {key: statistics.median(r[key] for r in results) for key in KEYS}
                 ok = median["performance"] >= 90 and median["accessibility"] == 100 and median["cls"] < 0.1
                 summary.append((label, median, ok))
@@ -148,6 +158,7 @@ def main() -> int:
                     print(f"    layout shift: {line}")
                 for line in results[-1]["opportunities"]:
                     print(f"    opportunity: {line}")
+                print(f"    longest tasks (simulated): {', '.join(results[-1]['tasks'])}")
         finally:
             httpd.shutdown()
     print(f"\nmedians of {args.runs} run(s), load average {_load()} at the end\n{'':14} {header.strip()}")

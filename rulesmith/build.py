@@ -27,6 +27,7 @@ from .render import layout
 from .render.flowchart import render_svg, standalone_svg, to_dot
 from .render.fonts import font_face_css, web_fonts
 from .render.notfound import write_404
+from .render.palette import material_palette, palette_css
 from .render.search import write_search
 from .render.site import render_site
 from .schema import write_schema
@@ -97,13 +98,17 @@ def sync_tree(target: Path, files: dict[str, bytes]) -> None:
 # in this order: a phone's first page makes two requests for them, not eight (Lighthouse, issue 29).
 # The stylesheet opens with the fonts' @font-face rules (render/fonts.py).
 BUNDLES = {"assets/site.css": ["rulesmith.css", "walker.css", "botturn.css"],
-           "assets/site.js": ["search.js", "place.js", "walker.js", "botturn.js", "rulesmith.js", "offline.js"]}
+           "assets/site.js": ["search.js", "rulesmith.js", "offline.js"]}
+# place.js, walker.js and botturn.js are served as they are, to the pages that have a walker or the
+# Bot turn companion only (templates/theme/main.html): a page does not load a script it does not use.
 WEB_FONTS = "assets/fonts"  # the site's web fonts: the stylesheet's @font-face rules and each chart's file use them
 
 
 def static_files(cache: Path) -> dict[str, bytes]:
-    """The site's assets: the bundles above, the vendored libraries, and WOFF2 subsets of the
-    shipped fonts (the OTFs are for the PDFs)."""
+    """The site's assets: the bundles above (the stylesheet after the fonts' @font-face rules), the
+    vendored libraries, WOFF2 subsets of the shipped fonts (the OTFs are for the PDFs), and Material's
+    palette stylesheet under its own name, as rulesmith/render/palette.py serves it (a file of the
+    docs folder takes the place of the theme's file of the same path)."""
     assets = TEMPLATES / "site" / "assets"
     parts = {name for names in BUNDLES.values() for name in names}
     files = {f"assets/{p.relative_to(assets).as_posix()}": p.read_bytes()
@@ -111,6 +116,7 @@ def static_files(cache: Path) -> dict[str, bytes]:
     for bundle, names in BUNDLES.items():
         head = font_face_css(TEMPLATES / "fonts").encode() if bundle.endswith(".css") else b""
         files[bundle] = head + b"\n".join(f"/* {name} */\n".encode() + (assets / name).read_bytes() for name in names)
+    files[f"assets/stylesheets/{material_palette().name}"] = palette_css().encode()  # in place of Material's
     for name, data in web_fonts(TEMPLATES / "fonts", cache / "fonts").items():
         files[f"{WEB_FONTS}/{name}"] = data
     files[f"{WEB_FONTS}/LICENSE.txt"] = (TEMPLATES / "fonts" / "LICENSE.txt").read_bytes()

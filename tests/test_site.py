@@ -45,6 +45,42 @@ def test_statecraft_pages_exist(built):
     assert missing == []
 
 
+def test_a_page_loads_the_walker_and_bot_turn_scripts_only_when_it_has_one(built):
+    """walker.js with every page that has a walker, botturn.js with every Bot turn page, place.js
+    (which both use) with either, none with any other page (Lighthouse counts a script a page does
+    not use: issue 29)."""
+    site, checked = built
+    wrong, walkers, bots = [], 0, 0
+    for path in sorted(site.rglob("*.html")):
+        html = path.read_text(encoding="utf-8")
+        scripts = re.findall(r'<script defer src="[^"]*assets/([a-z]+\.js)"', html)
+        walker, bot = 'class="rs-walker"' in html, 'class="rs-bot"' in html
+        walkers, bots = walkers + walker, bots + bot
+        if ("walker.js" in scripts) != walker or ("botturn.js" in scripts) != bot or "site.js" not in scripts \
+                or ("place.js" in scripts) != (walker or bot):
+            wrong.append(f"{path.relative_to(site)}: {scripts}")
+    procedures = sum(len(c.game.procedures) for c in checked)
+    assert walkers >= procedures and bots == sum(1 for c in checked if c.game.procedures)
+    assert wrong == []
+    assert "Walker" not in (site / "assets" / "site.js").read_text(encoding="utf-8")
+
+
+def test_the_palette_stylesheet_is_materials_without_the_whole_page_restyle(built):
+    """Served under Material's own name, linked by every page, every rule of Material's kept but
+    the one keyed on data-md-color-switching (issue 29: it made the bundle restyle every element)."""
+    from rulesmith.render.palette import material_palette
+
+    site, _ = built
+    theirs = material_palette().read_text(encoding="utf-8")
+    ours = (site / "assets" / "stylesheets" / material_palette().name).read_text(encoding="utf-8")
+    assert "data-md-color-switching" in theirs and "data-md-color-switching" not in ours
+    selectors = re.compile(r"([^{}]+)\{")
+    kept = {m.strip() for m in selectors.findall(ours)}
+    lost = {m.strip() for m in selectors.findall(theirs)} - kept
+    assert [m for m in lost if "data-md-color-switching" not in m] == []
+    assert 'href="assets/stylesheets/' + material_palette().name + '"' in (site / "index.html").read_text(encoding="utf-8")
+
+
 def test_every_entity_has_an_anchor_on_its_kind_page(built):
     site, checked = built
     missing = []

@@ -127,6 +127,10 @@ def test_flowchart_text_fits_its_boxes_when_the_web_font_does_not_load(site, url
             page.wait_for_load_state("networkidle")
             page.evaluate("document.fonts.ready.then(() => true)")
             assert not page.evaluate("document.fonts.check('16px Inter')"), "Inter loaded although blocked"
+            # drawn in the page's own font stack (a sans-serif after Inter), not the browser's default
+            fonts = page.evaluate("""() => [getComputedStyle(document.body).fontFamily,
+              ...new Set([...document.querySelectorAll('svg.rs-flowchart__svg text')].map(t => getComputedStyle(t).fontFamily))]""")
+            assert fonts[1:] == fonts[:1] and fonts[0].rstrip().endswith("sans-serif"), fonts
             nodes += page.locator("svg.rs-flowchart__svg g.node").count()
             problems += [f"{path}: {t}" for t in page.evaluate(TEXT_OUTSIDE)]
             context.close()
@@ -161,6 +165,53 @@ def test_flowchart_follows_the_palette(url, browser, scheme):
     context.close()
     assert errors == []
     assert colours["node"] == colours["page"] and colours["text"] == colours["body"], colours
+
+
+# The contrast of an element's text with what is drawn behind it (WCAG 2: relative luminance),
+# each colour composed over the ones beneath it (alpha), up to the page's own background.
+CONTRAST = """(selector) => {
+  const parse = c => { const v = c.match(/[\\d.]+/g).map(Number); return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1]; };
+  const over = (top, under) => top.slice(0, 3).map((c, i) => c * top[3] + under[i] * (1 - top[3])).concat(1);
+  const behind = element => {
+    const layers = [];
+    for (let e = element; e; e = e.parentElement) {
+      const c = parse(getComputedStyle(e).backgroundColor);
+      if (c[3] > 0) layers.push(c);
+      if (c[3] >= 1) break;
+    }
+    return layers.reverse().reduce((under, top) => over(top, under), [255, 255, 255, 1]);
+  };
+  const luminance = rgb => rgb.slice(0, 3).map(c => c / 255)
+    .map(c => c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)
+    .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
+  return [...document.querySelectorAll(selector)].map(element => {
+    const back = behind(element), text = over(parse(getComputedStyle(element).color), back);
+    const [a, b] = [luminance(text), luminance(back)].sort((x, y) => y - x);
+    return {text: element.textContent.trim(), end: element.closest('[data-end]') !== null,
+            ratio: (a + 0.05) / (b + 0.05)};
+  });
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_walkers_step_numbers_have_a_contrast_of_at_least_4_5(site, url, browser, scheme):
+    """The walker's step number (its badge), for every step and end of every game's first procedure
+    page, in light and dark: at least 4.5:1 against the badge, whatever size the text is (axe asks
+    only 3:1 of text this large)."""
+    games = sorted({path.split("/")[0] for path in procedure_pages(site)})
+    found, low = [], []
+    for game in games:
+        path = next(p for p in procedure_pages(site) if p.startswith(game + "/"))
+        context, page, errors = open_page(browser, f"{url}/{path}", 390, scheme)
+        for badge in page.evaluate(CONTRAST, ".rs-walker__badge"):
+            found.append(badge)
+            if badge["ratio"] < 4.5:
+                low.append(f"{path} step {badge['text']}: {badge['ratio']:.2f}:1")
+        context.close()
+        assert errors == []
+    assert len(games) >= 2 and any(b["end"] for b in found) and any(not b["end"] for b in found)
+    print(f"{scheme}: {len(found)} step numbers, lowest {min(b['ratio'] for b in found):.2f}:1")
+    assert low == []
 
 
 # --- accessibility, phone tables, weight -------------------------------------------------------

@@ -11,16 +11,18 @@
   var manifest = document.querySelector('link[rel="manifest"]');
   if (!manifest) return;  // not a game's page
   var folder = new URL(".", manifest.href).href;
-  var note = null;
+
+  // The note's place is made now, while the page is first laid out, with room for two lines and
+  // laid out on its own (CSS: contain): what it says later, once the page has loaded, then changes
+  // that box only. Appended after load, the note made the browser lay out the whole page again
+  // (a long task on a phone, issue 29). A live region that is there before it speaks is also the
+  // one screen readers announce.
+  var note = document.createElement("p");
+  note.className = "rs-offline";
+  note.setAttribute("role", "status");
+  (document.querySelector(".md-footer-meta__inner") || document.body).append(note);
 
   function say(text, action) {
-    if (!note) {
-      note = document.createElement("p");
-      note.className = "rs-offline";
-      note.setAttribute("role", "status");
-      var footer = document.querySelector(".md-footer-meta__inner") || document.body;
-      footer.append(note);
-    }
     note.textContent = text;
     if (action) {
       var button = document.createElement("button");

@@ -10,8 +10,8 @@
  * given at (rsFrom), so that the walker's own Back button goes back through the history where
  * that is the place one answer back, and the browser's Forward still gives the answer again.
  *
- * One place per page (one walker). Plain script, no dependencies; the bundle (assets/site.js)
- * puts it before the scripts that use it.
+ * One place per page (one walker). Plain script, no dependencies; a page with a walker or the Bot
+ * turn companion loads it before the scripts that use it (templates/theme/main.html).
  */
 var rulesmithPlace = (function () {
   "use strict";
