@@ -460,6 +460,12 @@ def player_aids(content: Path, cache: Path) -> dict[str, bytes]:
     return aids
 
 
+def cache_entries(folder: Path) -> dict[str, tuple[int, bytes]]:
+    """Every file of the PDF cache (the PDFs, and the index of the inputs each was made from), by
+    its path in the cache: when it was written, and its bytes."""
+    return {str(p.relative_to(folder)): (p.stat().st_mtime_ns, p.read_bytes()) for p in folder.rglob("*") if p.is_file()}
+
+
 @pytest.mark.pdf
 def test_pdfs_after_one_erratum_rerender_only_that_games_aids(capsys, content, tmp_path):
     # Unique content, so no PDF cache of an earlier run can hide a re-render.
@@ -472,7 +478,7 @@ def test_pdfs_after_one_erratum_rerender_only_that_games_aids(capsys, content, t
     alpha = {p for p in pdfs if p.startswith("downloads/alpha/")}
     beta = {p for p in pdfs if p.startswith("downloads/beta/")}
     assert alpha and beta and alpha | beta == set(pdfs)
-    cached = {p.name: (p.stat().st_mtime_ns, p.read_bytes()) for p in (cache / "pdf").iterdir()}
+    cached = cache_entries(cache / "pdf")
 
     assert add(capsys, content, "alpha", "interpol", "cost", "4", "--date", "2026-03-01")[0] == 0
     after = player_aids(content, cache)
@@ -482,7 +488,7 @@ def test_pdfs_after_one_erratum_rerender_only_that_games_aids(capsys, content, t
     assert summaries and summaries != alpha
     assert {p for p in pdfs if pdfs[p] != after[p]} == summaries
     # beta's aids came from the cache: no cache entry was rewritten, and the new entries are alpha's
-    now = {p.name: (p.stat().st_mtime_ns, p.read_bytes()) for p in (cache / "pdf").iterdir()}
+    now = cache_entries(cache / "pdf")
     assert all(now[name] == entry for name, entry in cached.items())
     new_pdfs = [name for name in now.keys() - cached.keys() if name.endswith(".pdf")]
     assert sorted(now[name][1] for name in new_pdfs) == sorted(after[p] for p in summaries)
