@@ -348,6 +348,8 @@ def test_an_edit_makes_the_html_of_its_games_aids_and_renders_only_those_it_chan
     monkeypatch.setattr(document, "render_html", lambda checked, kind, paper, *a: made.append(
         (checked.game.id, kind.key, paper.name)) or real_html(checked, kind, paper, *a))
     monkeypatch.setattr(pdf, "render", lambda job: rendered.append(job.path) or real_render(job))
+    real_render_all = pdf.render_all  # in this process, where the counting stand-ins are (not in a pool)
+    monkeypatch.setattr(pdf, "render_all", lambda jobs, cache, **kw: real_render_all(jobs, cache, **{**kw, "workers": 1}))
     changed = check_content(tmp_path / "content")
     aids, _ = pdf.build_aids(changed, cache)
     # every aid of the edited game is made again as HTML (its inputs changed), no other game's
