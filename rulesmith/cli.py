@@ -131,26 +131,19 @@ def _global_options(parser: argparse.ArgumentParser, top: bool) -> None:
                         help="only problems and errors")
 
 
-class _Stderr(logging.StreamHandler):
-    """Writes to whatever sys.stderr is when a record comes (a test or a caller may replace it)."""
+class _Current(logging.StreamHandler):
+    """Writes to whatever sys.stderr or sys.stdout (`name`) is when a record comes (a test or a
+    caller may replace it); `terminator=""` writes a command's result as given."""
+
+    def __init__(self, name: str, terminator: str = "\n"):
+        self.name_of_stream = name
+        super().__init__()
+        self.terminator = terminator
+        self.setFormatter(logging.Formatter("%(message)s"))
 
     @property
     def stream(self):
-        return sys.stderr
-
-    @stream.setter
-    def stream(self, _value) -> None:
-        pass
-
-
-class _Stdout(logging.StreamHandler):
-    """Writes a command's result, as given (no added newline), to whatever sys.stdout is."""
-
-    terminator = ""
-
-    @property
-    def stream(self):
-        return sys.stdout
+        return getattr(sys, self.name_of_stream)
 
     @stream.setter
     def stream(self, _value) -> None:
@@ -161,17 +154,13 @@ def _configure_logging(verbose: bool, quiet: bool) -> None:
     """The `rulesmith` logger prints progress and notes to stderr; -v adds detail, -q only warnings.
     `rulesmith.results` (problems.RESULTS) is what a command produces: stdout, never quieted."""
     logger = logging.getLogger("rulesmith")
-    if not any(isinstance(h, _Stderr) for h in logger.handlers):
-        handler = _Stderr()
-        handler.setFormatter(logging.Formatter("%(message)s"))
-        logger.addHandler(handler)
+    if not any(isinstance(h, _Current) for h in logger.handlers):
+        logger.addHandler(_Current("stderr"))
     logger.setLevel(logging.DEBUG if verbose else logging.WARNING if quiet else logging.INFO)
     logger.propagate = False
     results = logging.getLogger(RESULTS.name)
-    if not any(isinstance(h, _Stdout) for h in results.handlers):
-        out = _Stdout()
-        out.setFormatter(logging.Formatter("%(message)s"))
-        results.addHandler(out)
+    if not any(isinstance(h, _Current) for h in results.handlers):
+        results.addHandler(_Current("stdout", terminator=""))
     results.setLevel(logging.INFO)
     results.propagate = False
 
