@@ -30,6 +30,7 @@ from urllib.parse import unquote, urlsplit
 import weasyprint
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
+from .. import fingerprint
 from ..files import write_atomic
 from ..link import texts
 from ..project import templates
@@ -173,7 +174,6 @@ def _software() -> str:
     """What an aid's HTML is made from besides its game's files: Rulesmith's code and templates,
     the installed distributions, Python, the RULESMITH_* environment (fingerprint.software), and
     what lays the flowcharts out (Graphviz's version and fonts)."""
-    from .. import fingerprint
     from .flowchart import _layout_tools
 
     return hashlib.sha256(fingerprint.software_digest().encode() + _layout_tools()).hexdigest()
@@ -218,7 +218,7 @@ def jobs_for(checked: list[Checked], chart_cache: Path | None = None, site_url: 
         site = _site(project, site_url)
         # The YAML is already in the HTML; only other files of the game folder (images) may be loaded.
         depends = templates + _digest_files(game.folder, skip=(".yaml", ".yml"))
-        game_files = _digest_files(game.folder) if cache is not None else ""
+        game_files = fingerprint.tree_digest(game.folder) if cache is not None else ""
         asked_by = urls_in_content(item)
         for kind in aid_kinds(game):
             latest = stamp.latest_erratum_in(item, kind)
