@@ -37,18 +37,20 @@ class Checked:
 
 
 def check_content(content_dir: Path, today: datetime.date | None = None,
-                  kept: dict[str, tuple[str, Checked]] | None = None) -> list[Checked]:
+                  kept: dict[str, tuple[str, Checked]] | None = None,
+                  skip: frozenset[str] = frozenset()) -> list[Checked]:
     """Every game, linked and checked; raises ContentError with all problems at once.
 
     `kept` (the preview's, kept between its builds) holds each game that passed, by a digest of
     what its check read (game_inputs): a game whose digest is the same is not linked and checked
     again. A game is checked on its own (only two games with one id concern two), so the others
-    are not affected by one game's edit."""
+    are not affected by one game's edit. The game folders named in `skip` are not even read (the
+    check command knows their answer: checkcache.py); the caller compares their ids."""
     problems = Problems()
     if not content_dir.is_dir():
         problems.add((str(content_dir), 1, 1), "content folder not found", "run from the project root or pass --content")
         raise ContentError(problems.sorted())
-    games = load_games(content_dir, problems)
+    games = load_games(content_dir, problems, skip)
     checked = []
     ids = {}
     for game in games:
