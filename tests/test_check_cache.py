@@ -142,38 +142,6 @@ def test_the_key_covers_the_code(tmp_path, monkeypatch):
     assert checkcache.key(content, day) != base
 
 
-def test_the_preview_checks_again_only_the_games_that_changed(tmp_path):
-    """check_content(kept=…), as `rulesmith serve` calls it between its builds."""
-    from rulesmith.pipeline import check_content
-    from rulesmith.problems import ContentError
-
-    content = write_game(tmp_path)
-    shutil.copytree(content / "mini", content / "other")
-    game = content / "other" / "game.yaml"
-    game.write_text(game.read_text().replace("id: mini", "id: other").replace("file: mini.txt", "file: other.txt"))
-    kept: dict = {}
-    first = {c.game.id: c for c in check_content(content, kept=kept)}
-    again = {c.game.id: c for c in check_content(content, kept=kept)}
-    assert all(again[g] is first[g] for g in first)  # nothing changed: nothing checked again
-    (content / "other" / "content.yaml").write_text(CONTENT_YAML.replace("Interpol", "Europol"))
-    after = {c.game.id: c for c in check_content(content, kept=kept)}
-    assert after["mini"] is first["mini"] and after["other"] is not first["other"]
-    assert after["other"].index.targets["alliance:interpol"].item.name == "Europol"
-    (content / "other" / "content.yaml").write_text(CONTENT_YAML.replace("[[table:stages]]", "[[table:stagez]]"))
-    with pytest.raises(ContentError) as error:
-        check_content(content, kept=kept)
-    assert "stagez" in str(error.value.problems)
-    assert "other" not in kept and "mini" in kept
-    (content / "other" / "content.yaml").write_text(CONTENT_YAML)
-    again = {c.game.id: c for c in check_content(content, kept=kept)}
-    (tmp_path / "mini.txt").write_text("Mini Rulebook\n")  # mini's rulebook text, found now
-    with pytest.raises(ContentError) as error:  # its line 1 is in no source map
-        check_content(content, kept=kept)
-    shown = [str(p) for p in error.value.problems]
-    assert any("mini.txt:1:1" in p for p in shown) and not any("other.txt" in p for p in shown)
-    assert "mini" not in kept and kept["other"][1] is again["other"]
-
-
 def two_games(tmp_path):
     content = write_game(tmp_path)
     shutil.copytree(content / "mini", content / "other")
@@ -189,6 +157,36 @@ def games_read(monkeypatch) -> list[str]:
     read, load = [], game.load_game
     monkeypatch.setattr(game, "load_game", lambda folder, *a: read.append(folder.name) or load(folder, *a))
     return read
+
+
+def test_the_preview_checks_again_only_the_games_that_changed(tmp_path, monkeypatch):
+    """check_content(kept=…), as `rulesmith serve` calls it between its builds."""
+    from rulesmith.pipeline import check_content
+    from rulesmith.problems import ContentError
+
+    content = two_games(tmp_path)
+    kept: dict = {}
+    first = {c.game.id: c for c in check_content(content, kept=kept)}
+    read = games_read(monkeypatch)
+    again = {c.game.id: c for c in check_content(content, kept=kept)}
+    assert all(again[g] is first[g] for g in first) and read == []  # nothing changed: nothing read again
+    (content / "other" / "content.yaml").write_text(CONTENT_YAML.replace("Interpol", "Europol"))
+    after = {c.game.id: c for c in check_content(content, kept=kept)}
+    assert after["mini"] is first["mini"] and after["other"] is not first["other"] and read == ["other"]
+    assert after["other"].index.targets["alliance:interpol"].item.name == "Europol"
+    (content / "other" / "content.yaml").write_text(CONTENT_YAML.replace("[[table:stages]]", "[[table:stagez]]"))
+    with pytest.raises(ContentError) as error:
+        check_content(content, kept=kept)
+    assert "stagez" in str(error.value.problems)
+    assert "other" not in kept and "mini" in kept
+    (content / "other" / "content.yaml").write_text(CONTENT_YAML)
+    again = {c.game.id: c for c in check_content(content, kept=kept)}
+    (tmp_path / "mini.txt").write_text("Mini Rulebook\n")  # mini's rulebook text, found now
+    with pytest.raises(ContentError) as error:  # its line 1 is in no source map
+        check_content(content, kept=kept)
+    shown = [str(p) for p in error.value.problems]
+    assert any("mini.txt:1:1" in p for p in shown) and not any("other.txt" in p for p in shown)
+    assert "mini" not in kept and kept["other"][1] is again["other"]
 
 
 def test_after_an_edit_to_one_game_only_that_game_is_read_again(capsys, tmp_path, monkeypatch):
