@@ -16,6 +16,11 @@ The key is everything the check's result depends on, read afresh every time:
 Only a check that passed is kept; a failed one is checked again every time. The stored answer is
 printed as it was, said to come from the cache. Nothing here imports the model, so a check that
 finds its answer costs little more than Python starting.
+
+Each game's own answer is kept too, under the same inputs narrowed to its folder (its files, its
+rulebook texts, the software, the date): after an edit to one game, the check reads and checks
+that game only and gives the others' kept answers, as the preview does (pipeline.check_content).
+A game is checked on its own; the one thing two games share, their ids, is compared by the caller.
 """
 
 from __future__ import annotations
@@ -27,19 +32,36 @@ from pathlib import Path
 
 from . import fingerprint
 from .files import write_atomic
+from .project import game_folders
 
-FORMAT = 1  # of the cache file; a file of another format is not read
+FORMAT = 2  # of the cache file; a file of another format is not read
 FILE_NAME = "check.json"
 
 
-def key(content: Path, today: datetime.date | None = None) -> str:
+GAME_ANSWER = {"id": str, "summary": str, "warnings": list, "notes": list, "key": str, "extra": dict}
+
+
+def key(content: Path, today: datetime.date | None = None, software: str | None = None) -> str:
     """Everything the check's result depends on but the rulebook texts (`extra` in the entry)."""
     into = hashlib.blake2b(digest_size=20)
     into.update(f"format {FORMAT}\ncontent {content}\ntoday {(today or datetime.date.today()).isoformat()}\n".encode())
-    fingerprint.software(into)
-    into.update(b"content\n")
+    into.update(f"software {software or fingerprint.software_digest()}\ncontent\n".encode())
     fingerprint.tree(content, into)
     return into.hexdigest()
+
+
+def game_key(content: Path, folder: Path, today: datetime.date | None, software: str) -> str:
+    """`key` narrowed to one game folder."""
+    into = hashlib.blake2b(digest_size=20)
+    into.update(f"format {FORMAT}\ncontent {content}\ntoday {(today or datetime.date.today()).isoformat()}\n".encode())
+    into.update(f"software {software}\ngame {folder.name}\n".encode())
+    fingerprint.tree(folder, into)
+    return into.hexdigest()
+
+
+def _unchanged(extra) -> bool:
+    """The rulebook texts an answer was given with are as they were."""
+    return isinstance(extra, dict) and all(fingerprint.digest(Path(p)) == d for p, d in extra.items())
 
 
 class CheckCache:
@@ -47,29 +69,53 @@ class CheckCache:
 
     def __init__(self, folder: Path, content: Path, today: datetime.date | None = None):
         self.path = folder / FILE_NAME
-        self.key = key(content, today)
-
-    def lookup(self) -> dict | None:
-        """The stored answer, when every input is as it was; else None."""
+        self.content, self.today = content, today
+        self.software = fingerprint.software_digest()
+        self.key = key(content, today, self.software)
         try:
             entry = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
+            entry = None
+        self.entry = entry if isinstance(entry, dict) and entry.get("format") == FORMAT else {}
+
+    def lookup(self) -> dict | None:
+        """The stored answer, when every input is as it was; else None."""
+        entry = self.entry
+        if entry.get("key") != self.key or not _unchanged(entry.get("extra")):
             return None
-        if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("key") != self.key:
-            return None
-        extra, result = entry.get("extra"), entry.get("result")
-        if not isinstance(extra, dict) or any(fingerprint.digest(Path(p)) != d for p, d in extra.items()):
-            return None
+        result = entry.get("result")
         shape = {"games": int, "summary": str, "warnings": list, "notes": list}
         if not isinstance(result, dict) or any(not isinstance(result.get(k), t) for k, t in shape.items()):
             return None
         return result
 
-    def store(self, result: dict, extra_files: list[Path]) -> None:
-        """Keep a passed check's answer with the rulebook texts it read. The caller makes the key
-        again after the check and stores only when it is unchanged (nothing was edited meanwhile)."""
+    def known_games(self) -> dict[str, dict]:
+        """The kept answers of the game folders whose inputs are as they were: {folder name: answer}."""
+        kept = self.entry.get("games")
+        if not isinstance(kept, dict) or not self.content.is_dir():
+            return {}
+        found = {}
+        for folder in game_folders(self.content):
+            answer = kept.get(folder.name)
+            if not isinstance(answer, dict) or any(not isinstance(answer.get(k), t) for k, t in GAME_ANSWER.items()):
+                continue
+            if answer["key"] == game_key(self.content, folder, self.today, self.software) and _unchanged(answer["extra"]):
+                found[folder.name] = answer
+        return found
+
+    def store(self, result: dict, extra_files: list[Path], games: dict[str, dict]) -> None:
+        """Keep a passed check's answer with the rulebook texts it read, and each game's own
+        answer (`games`: by folder name, with its rulebook texts as `extra_files`). The caller
+        makes the key again after the check and stores only when it is unchanged (nothing was
+        edited meanwhile)."""
+        answers = {}
+        for name, answer in games.items():
+            extra = answer["extra"] if isinstance(answer["extra"], dict) else \
+                {str(p): fingerprint.digest(p) for p in answer["extra"]}
+            answers[name] = {**answer, "extra": extra,
+                             "key": game_key(self.content, self.content / name, self.today, self.software)}
         entry = {"format": FORMAT, "key": self.key, "written": datetime.datetime.now().isoformat(timespec="seconds"),
-                 "extra": {str(p): fingerprint.digest(p) for p in extra_files}, "result": result}
+                 "extra": {str(p): fingerprint.digest(p) for p in extra_files}, "result": result, "games": answers}
         try:
             write_atomic(self.path, (json.dumps(entry, ensure_ascii=False, indent=1) + "\n").encode("utf-8"))
         except OSError:

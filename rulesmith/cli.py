@@ -26,10 +26,13 @@ def cmd_check(args) -> int:
     cache = None if args.no_cache else CheckCache(args.project.cache, content, today)
     result = cache.lookup() if cache else None
     if result is None:
-        result, extra = _check(content, today)
+        known = cache.known_games() if cache else {}
+        result, extra, games = _check(content, today, known)
         if cache and CheckCache(args.project.cache, content, today).key == cache.key:  # nothing edited meanwhile
-            cache.store(result, extra)
-        how = ""
+            cache.store(result, extra, games)
+        kept = [answer["id"] for answer in games.values() if answer in known.values()]
+        how = f" ({', '.join(kept)}: unchanged since {'its' if len(kept) == 1 else 'their'} last check, " \
+            "answered from .cache/)" if kept else ""
     else:
         how = " (unchanged since the last check: its answer, from .cache/; --no-cache checks again)"
     for line in result["warnings"]:
@@ -40,18 +43,38 @@ def cmd_check(args) -> int:
     return 0
 
 
-def _check(content: Path, today) -> tuple[dict, list[Path]]:
-    """The whole check: what it prints, and the rulebook texts it read (resolved, found or not)."""
+def _check(content: Path, today, known: dict[str, dict]) -> tuple[dict, list[Path], dict[str, dict]]:
+    """The check: what it prints, the rulebook texts it read (resolved, found or not), and each
+    game's own answer by folder name. The games in `known` (checkcache: unchanged since their
+    answer was kept) are not read again; should their answers and the others not pass together,
+    everything is checked again, so that what is printed is always the whole check's."""
     from .pipeline import check_content
-    from .problems import warning_line
+    from .problems import ContentError, warning_line
+    from .project import game_folders
     from .source_map import source_path
 
-    checked = check_content(content, today)
-    result = {"games": len(checked),
-              "summary": ", ".join(f"{c.game.id} ({len(c.index.targets)} items)" for c in checked),
-              "warnings": [warning_line(w) for c in checked for w in c.warnings],
-              "notes": [f"note: {c.game.id}: {line}" for c in checked for line in c.notes]}
-    return result, [source_path(c.game, s).resolve() for c in checked for s in c.game.info.sources]
+    try:
+        checked = check_content(content, today, skip=frozenset(known))
+    except ContentError:
+        if not known:
+            raise
+        return _check(content, today, {})
+    games = dict(known)
+    for c in checked:
+        games[c.game.folder.name] = {
+            "id": c.game.id, "summary": f"{c.game.id} ({len(c.index.targets)} items)",
+            "warnings": [warning_line(w) for w in c.warnings],
+            "notes": [f"note: {c.game.id}: {line}" for line in c.notes],
+            "extra": [source_path(c.game, s).resolve() for s in c.game.info.sources]}
+    ids = [answer["id"] for answer in games.values()]
+    if known and len(set(ids)) < len(ids):  # two games with one id: the whole check says where
+        return _check(content, today, {})
+    ordered = [games[folder.name] for folder in game_folders(content) if folder.name in games]
+    result = {"games": len(ordered), "summary": ", ".join(answer["summary"] for answer in ordered),
+              "warnings": [line for answer in ordered for line in answer["warnings"]],
+              "notes": [line for answer in ordered for line in answer["notes"]]}
+    extra = [Path(path) for answer in ordered for path in answer["extra"]]
+    return result, extra, games
 
 
 def cmd_build(args) -> int:

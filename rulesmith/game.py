@@ -17,6 +17,7 @@ from .formatref import see, topic_of_key
 from .items import ITEM_TYPES
 from .load import SourceFile, display_path, content_files, read_file
 from .problems import Problems, nearest
+from .project import game_folders
 
 
 @dataclass
@@ -140,10 +141,13 @@ def latest_erratum(errata) -> model.Erratum | None:
     return max(errata, key=lambda e: (e.date, e.id), default=None)
 
 
-def load_games(content_dir: Path, problems: Problems) -> list[Game]:
-    """Every game under content_dir (a folder with a game.yaml), validated; problems collected."""
+def load_games(content_dir: Path, problems: Problems, skip: frozenset[str] = frozenset()) -> list[Game]:
+    """Every game under content_dir (a folder with a game.yaml), validated; problems collected.
+    The folders named in `skip` are not read (the check's answer for them is known)."""
     games = []
-    for folder in sorted(p for p in content_dir.iterdir() if p.is_dir() and not p.name.startswith(".")):
+    for folder in game_folders(content_dir):
+        if folder.name in skip:
+            continue
         if folder.is_symlink():
             problems.add((str(folder), 1, 1), "symbolic link to a folder is not followed",
                          "move the game's files into the content folder instead of linking them")

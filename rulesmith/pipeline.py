@@ -11,6 +11,7 @@ from .game import Game, load_games
 from .items import without_module
 from .link import Index, build_index, resolve
 from .problems import ContentError, Problems
+from .project import game_folders
 
 
 @dataclass
@@ -37,52 +38,68 @@ class Checked:
 
 
 def check_content(content_dir: Path, today: datetime.date | None = None,
-                  kept: dict[str, tuple[str, Checked]] | None = None) -> list[Checked]:
+                  kept: dict[str, tuple[str, Checked]] | None = None,
+                  skip: frozenset[str] = frozenset()) -> list[Checked]:
     """Every game, linked and checked; raises ContentError with all problems at once.
 
-    `kept` (the preview's, kept between its builds) holds each game that passed, by a digest of
-    what its check read (game_inputs): a game whose digest is the same is not linked and checked
-    again. A game is checked on its own (only two games with one id concern two), so the others
-    are not affected by one game's edit."""
+    `kept` (the preview's, kept between its builds) holds each game that passed, by its folder's
+    name, with a digest of what its check read (game_inputs): a game whose digest is the same is
+    not read, linked or checked again. A game is checked on its own (only two games with one id
+    concern two), so the others are not affected by one game's edit. The game folders named in
+    `skip` are not read either (the check command knows their answer: checkcache.py); the
+    caller compares their ids."""
     problems = Problems()
     if not content_dir.is_dir():
         problems.add((str(content_dir), 1, 1), "content folder not found", "run from the project root or pass --content")
         raise ContentError(problems.sorted())
-    games = load_games(content_dir, problems)
+    reused: dict[str, Checked] = {}
+    if kept is not None:
+        from . import fingerprint
+
+        software = fingerprint.software_digest()
+        for folder in game_folders(content_dir):
+            if folder.name in kept and kept[folder.name][0] == game_inputs(kept[folder.name][1].game, today, software):
+                reused[folder.name] = kept[folder.name][1]
+    fresh = {game.folder.name: game for game in load_games(content_dir, problems, skip | reused.keys())}
     checked = []
-    ids = {}
-    for game in games:
+    ids: dict[str, Game] = {}
+    for folder in game_folders(content_dir):
+        if folder.name in reused:
+            known = reused[folder.name]
+            checked.append(known)
+            problems.warnings += known.warnings
+            game = known.game
+        elif folder.name in fresh:
+            game = fresh[folder.name]
+            digest = game_inputs(game, today, software) if kept is not None else ""
+            errors, before = len(problems.items), len(problems.warnings)
+            index = build_index(game, problems)
+            resolve(game, index, problems)
+            check_game(game, index, problems, today)
+            checked.append(Checked(game, index, sorted(set(problems.warnings[before:]))))
+            if kept is not None:
+                kept.pop(folder.name, None)
+                if len(problems.items) == errors:
+                    kept[folder.name] = (digest, checked[-1])
+        else:
+            continue
         if game.id in ids:
             problems.add(game.info.where("id"), f"two games have id '{game.id}'", "rename one")
         ids[game.id] = game
-        digest = game_inputs(game, today) if kept is not None else ""
-        if kept is not None and game.id in kept and kept[game.id][0] == digest:
-            checked.append(kept[game.id][1])
-            problems.warnings += kept[game.id][1].warnings
-            continue
-        errors, before = len(problems.items), len(problems.warnings)
-        index = build_index(game, problems)
-        resolve(game, index, problems)
-        check_game(game, index, problems, today)
-        checked.append(Checked(game, index, sorted(set(problems.warnings[before:]))))
-        if kept is not None:
-            kept.pop(game.id, None)
-            if len(problems.items) == errors:
-                kept[game.id] = (digest, checked[-1])
     if problems:
         raise ContentError(problems.sorted(), sorted(set(problems.warnings)))
     return checked
 
 
-def game_inputs(game: Game, today: datetime.date | None) -> str:
+def game_inputs(game: Game, today: datetime.date | None, software: str | None = None) -> str:
     """What one game's check reads, hashed: every file of its folder, its rulebook texts, the
-    software (code, templates, distributions) and the date."""
+    software (code, templates, distributions: `software`, when the caller has its digest) and the date."""
     import hashlib
 
     from . import fingerprint
     from .source_map import source_path
 
-    parts = [fingerprint.software_digest(), fingerprint.tree_digest(game.folder),
+    parts = [software or fingerprint.software_digest(), fingerprint.tree_digest(game.folder),
              (today or datetime.date.today()).isoformat()]
     parts += [f"{s.id} {fingerprint.digest(source_path(game, s))}" for s in game.info.sources]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()

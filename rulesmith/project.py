@@ -70,3 +70,9 @@ def find_project(start: Path | None = None) -> Project:
 def project_of_content(content: Path) -> Project:
     """The project whose content folder is `content` (--content DIR): outputs go beside it."""
     return Project(content.resolve().parent, content)  # content as given: messages show paths as the user wrote them
+
+
+def game_folders(content: Path) -> list[Path]:
+    """The folders of a content folder that are games, or should be (one without game.yaml is a
+    problem the check reports), in the order every command lists them."""
+    return sorted(p for p in content.iterdir() if p.is_dir() and not p.name.startswith("."))

@@ -13,7 +13,8 @@ from rulesmith.project import templates
 
 from gamekit import CONTENT_YAML, write_game
 
-CACHED = "unchanged since the last check"
+CACHED = "unchanged since the last check"  # the whole answer
+KEPT = "unchanged since its last check"  # one game's answer
 
 
 def check(capsys, content, *options):
@@ -25,7 +26,7 @@ def check(capsys, content, *options):
 def same_answer(first: str, again: str) -> bool:
     """The same lines but the time taken and the cache's remark."""
     def plain(text):
-        return re.sub(r" checked in [0-9.]+ s( \(unchanged since the last check[^)]*\))?:", " checked:", text)
+        return re.sub(r" checked in [0-9.]+ s( \([^)]*unchanged since [^)]*\))?:", " checked:", text)
     return plain(first) == plain(again)
 
 
@@ -94,11 +95,15 @@ def test_a_damaged_or_foreign_cache_file_is_ignored(capsys, tmp_path):
     check(capsys, content)
     stored = tmp_path / ".cache" / "check.json"
     entry = json.loads(stored.read_text())
-    for damaged in ("{not json", json.dumps(dict(entry, format=0)), json.dumps(dict(entry, key="0" * 40)), "[]",
-                    json.dumps(dict(entry, result={"games": 1})), json.dumps(dict(entry, extra=None))):
+    game = dict(entry["games"]["mini"])
+    for damaged in ("{not json", json.dumps(dict(entry, format=0)), "[]",
+                    json.dumps(dict(entry, key="0" * 40, games={"mini": dict(game, key="0" * 40)})),
+                    json.dumps(dict(entry, result={"games": 1}, games=None)),
+                    json.dumps(dict(entry, extra=None, games={"mini": dict(game, extra=None)})),
+                    json.dumps(dict(entry, key="0" * 40, games={"mini": dict(game, warnings="w")}))):
         stored.write_text(damaged)
         code, out, _ = check(capsys, content)
-        assert code == 0 and CACHED not in out
+        assert code == 0 and CACHED not in out and KEPT not in out
 
 
 def test_the_key_covers_date_environment_code_and_templates(tmp_path, monkeypatch):
@@ -137,22 +142,37 @@ def test_the_key_covers_the_code(tmp_path, monkeypatch):
     assert checkcache.key(content, day) != base
 
 
-def test_the_preview_checks_again_only_the_games_that_changed(tmp_path):
-    """check_content(kept=…), as `rulesmith serve` calls it between its builds."""
-    from rulesmith.pipeline import check_content
-    from rulesmith.problems import ContentError
-
+def two_games(tmp_path):
     content = write_game(tmp_path)
     shutil.copytree(content / "mini", content / "other")
     game = content / "other" / "game.yaml"
     game.write_text(game.read_text().replace("id: mini", "id: other").replace("file: mini.txt", "file: other.txt"))
+    return content
+
+
+def games_read(monkeypatch) -> list[str]:
+    """The game folders the check reads from now on."""
+    from rulesmith import game
+
+    read, load = [], game.load_game
+    monkeypatch.setattr(game, "load_game", lambda folder, *a: read.append(folder.name) or load(folder, *a))
+    return read
+
+
+def test_the_preview_checks_again_only_the_games_that_changed(tmp_path, monkeypatch):
+    """check_content(kept=…), as `rulesmith serve` calls it between its builds."""
+    from rulesmith.pipeline import check_content
+    from rulesmith.problems import ContentError
+
+    content = two_games(tmp_path)
     kept: dict = {}
     first = {c.game.id: c for c in check_content(content, kept=kept)}
+    read = games_read(monkeypatch)
     again = {c.game.id: c for c in check_content(content, kept=kept)}
-    assert all(again[g] is first[g] for g in first)  # nothing changed: nothing checked again
+    assert all(again[g] is first[g] for g in first) and read == []  # nothing changed: nothing read again
     (content / "other" / "content.yaml").write_text(CONTENT_YAML.replace("Interpol", "Europol"))
     after = {c.game.id: c for c in check_content(content, kept=kept)}
-    assert after["mini"] is first["mini"] and after["other"] is not first["other"]
+    assert after["mini"] is first["mini"] and after["other"] is not first["other"] and read == ["other"]
     assert after["other"].index.targets["alliance:interpol"].item.name == "Europol"
     (content / "other" / "content.yaml").write_text(CONTENT_YAML.replace("[[table:stages]]", "[[table:stagez]]"))
     with pytest.raises(ContentError) as error:
@@ -167,3 +187,40 @@ def test_the_preview_checks_again_only_the_games_that_changed(tmp_path):
     shown = [str(p) for p in error.value.problems]
     assert any("mini.txt:1:1" in p for p in shown) and not any("other.txt" in p for p in shown)
     assert "mini" not in kept and kept["other"][1] is again["other"]
+
+
+def test_after_an_edit_to_one_game_only_that_game_is_read_again(capsys, tmp_path, monkeypatch):
+    content = two_games(tmp_path)
+    assert check(capsys, content)[0] == 0
+    (content / "other" / "content.yaml").write_text(CONTENT_YAML.replace("Interpol", "Europol"))
+    read = games_read(monkeypatch)
+    code, out, err = check(capsys, content)
+    assert code == 0 and read == ["other"]
+    assert "(mini: unchanged since its last check, answered from .cache/)" in out
+    code, full_out, full_err = check(capsys, content, "--no-cache")
+    assert code == 0 and same_answer(out, full_out) and err == full_err and "warning" in err  # both games' warnings
+    read.clear()
+    assert CACHED in check(capsys, content)[1] and read == []  # the answer is kept whole again
+    (tmp_path / "mini.txt").write_text("Mini Rulebook\n", encoding="utf-8")  # mini's rulebook text, found now
+    code, _out, err = check(capsys, content)
+    assert code == 1 and "mini.txt:1:1" in err  # its line 1 is in no source map
+    assert read[0] == "mini" and "other" not in read[:1]  # mini alone first (then all, to print the whole check)
+
+
+def test_a_failing_edit_prints_what_the_whole_check_prints(capsys, tmp_path):
+    content = two_games(tmp_path)
+    assert check(capsys, content)[0] == 0
+    (content / "other" / "content.yaml").write_text(CONTENT_YAML.replace("[[table:stages]]", "[[table:stagez]]"))
+    failed = check(capsys, content)
+    assert failed[0] == 1 and "stagez" in failed[2]
+    assert failed == check(capsys, content, "--no-cache")  # the other game's warnings too
+
+
+def test_two_games_with_one_id_are_found_when_one_is_unchanged(capsys, tmp_path):
+    content = two_games(tmp_path)
+    assert check(capsys, content)[0] == 0
+    shutil.move(content / "other", content / "zz")  # a new folder, a copy of mini's id
+    game = content / "zz" / "game.yaml"
+    game.write_text(game.read_text().replace("id: other", "id: mini"))
+    code, _out, err = check(capsys, content)
+    assert code == 1 and "two games have id 'mini'" in err

@@ -7,9 +7,11 @@ someone writes `kinds/<kind>.md.j2`.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import hashlib
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -478,6 +480,9 @@ def escape_nav(title: str) -> str:
 
 
 PAGES_FORMAT = "rulesmith-pages-1"
+# Entries kept per game, the ones used last: the preview's (no downloads) and the build's (with them)
+# differ, so a maintainer who alternates `serve` and `build` finds both.
+PAGES_KEPT = 2
 
 
 def game_pages(env: jinja2.Environment, checked: Checked, downloads: list[dict], charts: dict[str, bytes],
@@ -485,7 +490,7 @@ def game_pages(env: jinja2.Environment, checked: Checked, downloads: list[dict],
     """One game's pages and navigation (render_game), from `cache` when what they are made from
     is as before: every file of the game's folder (one game's pages never show another's), the
     software (fingerprint.software_digest: code, templates, distributions), the game's downloads
-    and its flowcharts. One entry per game is kept (`<game>-<key>.json`), the others removed."""
+    and its flowcharts. The PAGES_KEPT entries of a game used last are kept (`<game>-<key>.json`)."""
     if cache is None:
         return render_game(env, checked, downloads, charts)
     game = checked.game
@@ -498,16 +503,22 @@ def game_pages(env: jinja2.Environment, checked: Checked, downloads: list[dict],
     stored = cache / f"{game.id}-{digest.hexdigest()[:32]}.json"
     try:
         entry = json.loads(stored.read_text(encoding="utf-8"))
-        return Site([Page(path, text) for path, text in entry["pages"]], entry["nav"])
+        found = Site([Page(path, text) for path, text in entry["pages"]], entry["nav"])
     except (OSError, ValueError, KeyError, TypeError):
         pass
+    else:
+        with contextlib.suppress(OSError):
+            os.utime(stored)  # last used now: the entries kept are the ones used last
+        return found
     site = render_game(env, checked, downloads, charts)
     try:
         write_atomic(stored, json.dumps({"pages": [[p.path, p.text] for p in site.pages], "nav": site.nav},
                                         ensure_ascii=False).encode("utf-8"))
-        for old in cache.glob(f"{game.id}-*.json"):
-            if old != stored and re.fullmatch(rf"{re.escape(game.id)}-[0-9a-f]{{32}}\.json", old.name):
-                old.unlink(missing_ok=True)
+        entries = [e for e in cache.glob(f"{game.id}-*.json")
+                   if re.fullmatch(rf"{re.escape(game.id)}-[0-9a-f]{{32}}\.json", e.name)]
+        entries.sort(key=lambda e: (e != stored, -e.stat().st_mtime_ns))  # the one just written first
+        for old in entries[PAGES_KEPT:]:
+            old.unlink(missing_ok=True)
     except OSError:
         pass  # a cache that cannot be written: the pages are made every time
     return site
