@@ -27,7 +27,6 @@ from .render import layout
 from .render.flowchart import render_svg, standalone_svg, to_dot
 from .render.fonts import font_face_css, web_fonts
 from .render.notfound import write_404
-from .render.palette import material_palette, palette_css
 from .render.search import write_search
 from .render.site import render_site
 from .schema import write_schema
@@ -106,9 +105,7 @@ WEB_FONTS = "assets/fonts"  # the site's web fonts: the stylesheet's @font-face 
 
 def static_files(cache: Path) -> dict[str, bytes]:
     """The site's assets: the bundles above (the stylesheet after the fonts' @font-face rules), the
-    vendored libraries, WOFF2 subsets of the shipped fonts (the OTFs are for the PDFs), and Material's
-    palette stylesheet under its own name, as rulesmith/render/palette.py serves it (a file of the
-    docs folder takes the place of the theme's file of the same path)."""
+    vendored libraries and WOFF2 subsets of the shipped fonts (the OTFs are for the PDFs)."""
     assets = TEMPLATES / "site" / "assets"
     parts = {name for names in BUNDLES.values() for name in names}
     files = {f"assets/{p.relative_to(assets).as_posix()}": p.read_bytes()
@@ -116,7 +113,6 @@ def static_files(cache: Path) -> dict[str, bytes]:
     for bundle, names in BUNDLES.items():
         head = font_face_css(TEMPLATES / "fonts").encode() if bundle.endswith(".css") else b""
         files[bundle] = head + b"\n".join(f"/* {name} */\n".encode() + (assets / name).read_bytes() for name in names)
-    files[f"assets/stylesheets/{material_palette().name}"] = palette_css().encode()  # in place of Material's
     for name, data in web_fonts(TEMPLATES / "fonts", cache / "fonts").items():
         files[f"{WEB_FONTS}/{name}"] = data
     files[f"{WEB_FONTS}/LICENSE.txt"] = (TEMPLATES / "fonts" / "LICENSE.txt").read_bytes()

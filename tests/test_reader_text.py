@@ -138,17 +138,18 @@ def test_the_header_partial_is_materials_with_the_game_as_its_topic():
                               "config.site_name") == body(theirs)
 
 
-def test_the_palette_script_is_materials_with_the_readers_scheme_set_before_the_first_paint():
-    """The theme override copies Material's palette script and adds one statement (the palette of
-    the reader's colour scheme when none is saved); on a Material upgrade it must be copied again."""
+def test_the_palette_partial_is_materials_not_marked_as_its_component():
+    """The theme override copies Material's palette form, not marked for Material's bundle to mount
+    (the page runs the palette: partials/javascripts/palette.html, tested in test_first_run.py);
+    on a Material upgrade it must be copied again."""
     import material
 
-    theirs = (Path(material.__file__).parent / "templates" / "partials" / "javascripts" / "palette.html").read_text(encoding="utf-8")
-    ours = (ROOT / "templates" / "theme" / "partials" / "javascripts" / "palette.html").read_text(encoding="utf-8")
+    theirs = (Path(material.__file__).parent / "templates" / "partials" / "palette.html").read_text(encoding="utf-8")
+    ours = (ROOT / "templates" / "theme" / "partials" / "palette.html").read_text(encoding="utf-8")
     body = lambda text: re.sub(r"\A\{#-.*?-#\}\n", "", text, flags=re.S)  # noqa: E731
-    added = re.compile(r'if\(!\(palette&&palette\.color\)\)\{var input=.*?\}\}\)\}')
-    assert len(added.findall(body(ours))) == 1
-    assert added.sub("", body(ours)) == body(theirs)
+    assert 'data-md-component="palette"' in body(theirs) and "data-md-component" not in body(ours)
+    assert body(ours).replace('<form class="md-header__option">',
+                              '<form class="md-header__option" data-md-component="palette">') == body(theirs)
 
 
 # --- every output -----------------------------------------------------------------------------

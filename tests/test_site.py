@@ -65,22 +65,6 @@ def test_a_page_loads_the_walker_and_bot_turn_scripts_only_when_it_has_one(built
     assert "Walker" not in (site / "assets" / "site.js").read_text(encoding="utf-8")
 
 
-def test_the_palette_stylesheet_is_materials_without_the_whole_page_restyle(built):
-    """Served under Material's own name, linked by every page, every rule of Material's kept but
-    the one keyed on data-md-color-switching (issue 29: it made the bundle restyle every element)."""
-    from rulesmith.render.palette import material_palette
-
-    site, _ = built
-    theirs = material_palette().read_text(encoding="utf-8")
-    ours = (site / "assets" / "stylesheets" / material_palette().name).read_text(encoding="utf-8")
-    assert "data-md-color-switching" in theirs and "data-md-color-switching" not in ours
-    selectors = re.compile(r"([^{}]+)\{")
-    kept = {m.strip() for m in selectors.findall(ours)}
-    lost = {m.strip() for m in selectors.findall(theirs)} - kept
-    assert [m for m in lost if "data-md-color-switching" not in m] == []
-    assert 'href="assets/stylesheets/' + material_palette().name + '"' in (site / "index.html").read_text(encoding="utf-8")
-
-
 def test_every_entity_has_an_anchor_on_its_kind_page(built):
     site, checked = built
     missing = []
