@@ -65,6 +65,21 @@ def test_a_page_loads_the_walker_and_bot_turn_scripts_only_when_it_has_one(built
     assert "Walker" not in (site / "assets" / "site.js").read_text(encoding="utf-8")
 
 
+def test_every_table_stands_in_a_box_of_its_own(built):
+    """Each table of a page's content is wrapped (templates/theme/main.html: Material's bundle then
+    restyles only the table when it moves it into its scrolling frame), one box per table, with
+    or without attributes, and every box closed where its table ends."""
+    site, _ = built
+    wrong, tables = [], 0
+    for path in sorted(site.rglob("*.html")):
+        html = path.read_text(encoding="utf-8")
+        opened = len(re.findall(r"<table[\s>]", html))
+        tables += opened
+        if not (html.count('<div class="rs-table"><table') == opened == html.count("</table></div>")):
+            wrong.append(str(path.relative_to(site)))
+    assert tables > 20 and wrong == []
+
+
 def test_every_entity_has_an_anchor_on_its_kind_page(built):
     site, checked = built
     missing = []
