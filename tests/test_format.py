@@ -112,4 +112,6 @@ def test_the_site_publishes_the_same_text(tmp_path):
     site = render_site(check_content(write_game(tmp_path)), [])
     [page] = [p for p in site.pages if p.path == "format.md"]
     assert page.text == "---\nsearch:\n  exclude: true\n---\n\n" + formatref.render()  # out of the readers' search
-    assert {"Content format": "format.md"} in site.nav
+    assert "format.md" not in str(site.nav)  # not a readers' tab: the home page links it
+    [home] = [p for p in site.pages if p.path == "index.md"]
+    assert "[Content format, for contributors](format.md)" in home.text

@@ -550,7 +550,8 @@ def render_site(checked: list[Checked], downloads: list[dict], charts: dict[str,
     site.pages.append(Page("changelog.md", env.get_template("site-changelog.md.j2").render(changes=changes)))
     site.nav += [{"Downloads": "downloads.md"}, {"Changelog": "changelog.md"}]
     # For contributors: the content format reference, the same text as `rulesmith format`; kept out
-    # of the search, where its examples (Interpol, conflict dice) would stand among the game's pages.
+    # of the search, where its examples (Interpol, conflict dice) would stand among the game's pages,
+    # and out of the readers' navigation (its subject is the content's own syntax): the home page
+    # links it (templates/mkdocs.yml: not_in_nav).
     site.pages.append(Page("format.md", FORMAT_FRONT_MATTER + formatref.render()))
-    site.nav.append({"Content format": "format.md"})
     return site
