@@ -77,6 +77,13 @@ class CheckCache:
         except (OSError, ValueError):
             entry = None
         self.entry = entry if isinstance(entry, dict) and entry.get("format") == FORMAT else {}
+        self._game_keys: dict[str, str] = {}
+
+    def game_key(self, name: str) -> str:
+        """`game_key` of the game folder `name`, as it was when it was first asked for."""
+        if name not in self._game_keys:
+            self._game_keys[name] = game_key(self.content, self.content / name, self.today, self.software)
+        return self._game_keys[name]
 
     def lookup(self) -> dict | None:
         """The stored answer, when every input is as it was; else None."""
@@ -99,23 +106,19 @@ class CheckCache:
             answer = kept.get(folder.name)
             if not isinstance(answer, dict) or any(not isinstance(answer.get(k), t) for k, t in GAME_ANSWER.items()):
                 continue
-            if answer["key"] == game_key(self.content, folder, self.today, self.software) and _unchanged(answer["extra"]):
+            if answer["key"] == self.game_key(folder.name) and _unchanged(answer["extra"]):
                 found[folder.name] = answer
         return found
 
-    def store(self, result: dict, extra_files: list[Path], games: dict[str, dict]) -> None:
-        """Keep a passed check's answer with the rulebook texts it read, and each game's own
-        answer (`games`: by folder name, with its rulebook texts as `extra_files`). The caller
-        makes the key again after the check and stores only when it is unchanged (nothing was
-        edited meanwhile)."""
-        answers = {}
-        for name, answer in games.items():
-            extra = answer["extra"] if isinstance(answer["extra"], dict) else \
-                {str(p): fingerprint.digest(p) for p in answer["extra"]}
-            answers[name] = {**answer, "extra": extra,
-                             "key": game_key(self.content, self.content / name, self.today, self.software)}
+    def store(self, result: dict, games: dict[str, dict]) -> None:
+        """Keep a passed check's answer and each game's own (`games`, by folder name, each with
+        the rulebook texts it read as `extra`: {path: digest}). The caller makes the key again
+        after the check and stores only when it is unchanged (nothing was edited meanwhile), so
+        the keys made before the check are the keys of what was checked."""
+        answers = {name: {**answer, "key": self.game_key(name)} for name, answer in games.items()}
+        extra = {path: digest for answer in games.values() for path, digest in answer["extra"].items()}
         entry = {"format": FORMAT, "key": self.key, "written": datetime.datetime.now().isoformat(timespec="seconds"),
-                 "extra": {str(p): fingerprint.digest(p) for p in extra_files}, "result": result, "games": answers}
+                 "extra": extra, "result": result, "games": answers}
         try:
             write_atomic(self.path, (json.dumps(entry, ensure_ascii=False, indent=1) + "\n").encode("utf-8"))
         except OSError:

@@ -27,10 +27,10 @@ def cmd_check(args) -> int:
     result = cache.lookup() if cache else None
     if result is None:
         known = cache.known_games() if cache else {}
-        result, extra, games = _check(content, today, known)
+        result, games = _check(content, today, known)
         if cache and CheckCache(args.project.cache, content, today).key == cache.key:  # nothing edited meanwhile
-            cache.store(result, extra, games)
-        kept = [answer["id"] for answer in games.values() if answer in known.values()]
+            cache.store(result, games)
+        kept = [answer["id"] for name, answer in games.items() if known.get(name) is answer]
         how = f" ({', '.join(kept)}: unchanged since {'its' if len(kept) == 1 else 'their'} last check, " \
             "answered from .cache/)" if kept else ""
     else:
@@ -43,11 +43,12 @@ def cmd_check(args) -> int:
     return 0
 
 
-def _check(content: Path, today, known: dict[str, dict]) -> tuple[dict, list[Path], dict[str, dict]]:
-    """The check: what it prints, the rulebook texts it read (resolved, found or not), and each
-    game's own answer by folder name. The games in `known` (checkcache: unchanged since their
-    answer was kept) are not read again; should their answers and the others not pass together,
-    everything is checked again, so that what is printed is always the whole check's."""
+def _check(content: Path, today, known: dict[str, dict]) -> tuple[dict, dict[str, dict]]:
+    """The check: what it prints, and each game's own answer by folder name, with the rulebook
+    texts it read (resolved, found or not, by digest). The games in `known` (checkcache: unchanged
+    since their answer was kept) are not read again; should their answers and the others not pass
+    together, everything is checked again, so that what is printed is always the whole check's."""
+    from . import fingerprint
     from .pipeline import check_content
     from .problems import ContentError, warning_line
     from .project import game_folders
@@ -65,7 +66,8 @@ def _check(content: Path, today, known: dict[str, dict]) -> tuple[dict, list[Pat
             "id": c.game.id, "summary": f"{c.game.id} ({len(c.index.targets)} items)",
             "warnings": [warning_line(w) for w in c.warnings],
             "notes": [f"note: {c.game.id}: {line}" for line in c.notes],
-            "extra": [source_path(c.game, s).resolve() for s in c.game.info.sources]}
+            "extra": {str(path): fingerprint.digest(path)
+                      for path in (source_path(c.game, s).resolve() for s in c.game.info.sources)}}
     ids = [answer["id"] for answer in games.values()]
     if known and len(set(ids)) < len(ids):  # two games with one id: the whole check says where
         return _check(content, today, {})
@@ -73,8 +75,7 @@ def _check(content: Path, today, known: dict[str, dict]) -> tuple[dict, list[Pat
     result = {"games": len(ordered), "summary": ", ".join(answer["summary"] for answer in ordered),
               "warnings": [line for answer in ordered for line in answer["warnings"]],
               "notes": [line for answer in ordered for line in answer["notes"]]}
-    extra = [Path(path) for answer in ordered for path in answer["extra"]]
-    return result, extra, games
+    return result, games
 
 
 def cmd_build(args) -> int:

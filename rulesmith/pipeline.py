@@ -92,14 +92,15 @@ def check_content(content_dir: Path, today: datetime.date | None = None,
 
 
 def game_inputs(game: Game, today: datetime.date | None, software: str | None = None) -> str:
-    """What one game's check reads, hashed: every file of its folder, its rulebook texts, the
-    software (code, templates, distributions: `software`, when the caller has its digest) and the date."""
+    """What one game's check reads, hashed: its folder's inputs as the check command keys them
+    (checkcache.game_key: every file of the folder, the software, the date) and its rulebook texts.
+    `software`: the digest, when the caller has it."""
     import hashlib
 
     from . import fingerprint
+    from .checkcache import game_key
     from .source_map import source_path
 
-    parts = [software or fingerprint.software_digest(), fingerprint.tree_digest(game.folder),
-             (today or datetime.date.today()).isoformat()]
+    parts = [game_key(game.folder.parent, game.folder, today, software or fingerprint.software_digest())]
     parts += [f"{s.id} {fingerprint.digest(source_path(game, s))}" for s in game.info.sources]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
