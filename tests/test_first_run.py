@@ -108,14 +108,24 @@ def test_a_palette_saved_by_materials_script_is_honoured(url, browser):
     assert state["scheme"] == "slate" and state["toggles"] == ["Switch to light theme"]
 
 
+def _switch_scheme(page, scheme: str) -> None:
+    """The reader's phone changes its colour scheme; returns once the page has been told. Chromium
+    tells a page of a media change at its next rendering step, not at once: a counter registered
+    after the page's own listener (events go to the oldest media query first) says it happened."""
+    page.evaluate("""() => { if (window.__schemeChanges === undefined) { window.__schemeChanges = 0;
+        matchMedia("(prefers-color-scheme: light)").addEventListener("change", () => window.__schemeChanges++); } }""")
+    seen = page.evaluate("window.__schemeChanges")
+    page.emulate_media(color_scheme=scheme)
+    page.wait_for_function(f"window.__schemeChanges > {seen}")
+
+
 def test_until_the_reader_chooses_the_page_follows_the_readers_scheme(url, browser):
     context, page, _ = _open(browser, f"{url}/{GLOSSARY}", "light")
-    page.emulate_media(color_scheme="dark")
+    _switch_scheme(page, "dark")
     dark = page.evaluate(STATE)
     page.locator("form.md-header__option label:not([hidden])").click()  # now chosen: light
-    page.emulate_media(color_scheme="dark")
-    page.emulate_media(color_scheme="light")
-    page.emulate_media(color_scheme="dark")
+    _switch_scheme(page, "light")
+    _switch_scheme(page, "dark")
     chosen = page.evaluate(STATE)
     context.close()
     assert dark["scheme"] == "slate" and dark["colorScheme"] == ["dark"] and dark["saved"] == []
