@@ -115,7 +115,10 @@ def test_an_edit_shows_up_with_one_rebuild(server):
     builds = server.output().count("preview updated")
     server.rename("beta", "Betamax One")
     wait_for("the edited name", lambda: "Betamax One" in (server.get(CARDS) or ""), server)
-    time.sleep(1.0)  # the pages it rewrote must not start another build
+    # The page can be served before its build has said it is done: wait for the saying, then see
+    # that the pages it rewrote do not start another build.
+    wait_for("the build's report", lambda: server.output().count("preview updated") > builds, server)
+    time.sleep(1.0)
     assert server.output().count("preview updated") == builds + 1
 
 

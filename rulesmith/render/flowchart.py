@@ -89,6 +89,7 @@ def _template() -> jinja2.Template:
 @lru_cache(maxsize=1)
 def _fontconfig(cache_dir: Path) -> dict[str, str]:
     """Make Graphviz measure and name the project's shipped font, not whatever the machine has."""
+    cache_dir = cache_dir.resolve()  # fontconfig reads a relative FONTCONFIG_FILE from /etc/fonts
     cache_dir.mkdir(parents=True, exist_ok=True)
     config = cache_dir / "fonts.conf"
     text = (f'<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n'
