@@ -228,3 +228,18 @@ def browser():
         instance = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield instance
         instance.close()
+
+
+def press_the_pages_back(page, button) -> None:
+    """Click a page's own Back button (the walker's, the Bot turn page's: place.js) and return once
+    the page's address has left the undone answer's place. The page shows the step before at
+    once, but goes back through the browser's history (history.back()), whose move comes a moment
+    later: the address read before it is the old one, and an answer given before it is undone by it."""
+    from playwright.sync_api import TimeoutError as Timeout
+
+    before = page.evaluate("location.href")
+    button.click()
+    try:
+        page.wait_for_function("before => location.href !== before", arg=before)
+    except Timeout:
+        pytest.fail(f"the page's Back left its address at {before}")

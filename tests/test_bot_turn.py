@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GAMES, build_site
+from conftest import GAMES, build_site, press_the_pages_back
 from rulesmith import turn
 from rulesmith.pipeline import check_content
 
@@ -510,7 +510,7 @@ def test_the_bots_back_button_and_the_phones_are_one_history(site, page, game_id
     assert [log_length(h) for h in hashes] == [0, 1, 2, 3], hashes
     here = lambda: page.evaluate("""() => ({hash: location.hash, focus: document.activeElement.closest('.rs-bot__view') ? 'answer' : null,
         view: document.querySelector('.rs-bot__view').getAttribute('data-view')})""")  # noqa: E731
-    page.locator('.rs-bot [data-act="back"]').click()
+    press_the_pages_back(page, page.locator('.rs-bot [data-act="back"]'))
     assert here()["hash"] == hashes[2] and here()["focus"] == "answer", here()
     page.go_forward()
     assert here()["hash"] == hashes[3] and here()["focus"] == "answer", here()

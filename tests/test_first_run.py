@@ -13,7 +13,6 @@ Browser tests: marked `browser`.
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
@@ -135,20 +134,29 @@ def test_until_the_reader_chooses_the_page_follows_the_readers_scheme(url, brows
 # --- Material's first run ---------------------------------------------------------------------
 
 TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline"]
+# Drawn: a frame laid out (which asks for the page's web fonts), the fonts loaded, a frame after that.
+DRAWN = """async () => {
+  const frame = () => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+  await frame();
+  await document.fonts.ready;
+  await frame();
+}"""
 
 
 def _restyles_in_materials_first_run(browser, address: str) -> dict:
     """The elements each style recalculation touched while Material's bundle first ran ("run",
     the number of such runs in "runs": one expected) and while the page's scripts started on
     DOMContentLoaded ("start"), with the elements of the page and those inside its tables. The
-    bundle is held back a second, so that the page has been parsed and drawn when it runs (on a
-    phone its download takes longer than that): what it then restyles, it made the browser restyle."""
+    bundle (deferred) is held back until the page has been parsed and drawn with its fonts (on a
+    phone its download takes longer than that): what it then restyles, it made the browser restyle.
+    (A fixed second was a guess: on a loaded machine the page was drawn only 0.9 s in.)"""
     context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="light")
     page = context.new_page()
 
     def held_back(route):
         response = route.fetch()
-        time.sleep(1)
+        page.wait_for_function("document.readyState !== 'loading'")  # parsed
+        page.evaluate(DRAWN)
         route.fulfill(response=response)
 
     page.route("**/assets/javascripts/bundle.*.js", held_back)

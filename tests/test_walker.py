@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import served
+from conftest import press_the_pages_back, served
 
 from rulesmith.pipeline import check_content
 from rulesmith.render import layout
@@ -238,7 +238,7 @@ def test_walk_takes_every_edge(server, page, game_id, procedure_id):
             page.reload()
             assert_at(page, graph, node)
             assert page.evaluate("location.hash") == hash_before
-            page.locator(".rs-walker [data-back]").click()
+            press_the_pages_back(page, page.locator(".rs-walker [data-back]"))
             assert_at(page, graph, path[-2], moved=True)
             choose(page, labels[-1])
             assert_at(page, graph, node, moved=True)
@@ -270,12 +270,12 @@ def test_a_call_is_entered_and_returned_from_and_back_undoes_it(server, page, ga
     assert "+" + inner.procedure.id + "." in state["hash"]
     page.reload()
     assert assert_at(page, inner, inner.start, back_to=caller.title)["where"] == state["where"]
-    page.locator(".rs-walker [data-back]").click()
+    press_the_pages_back(page, page.locator(".rs-walker [data-back]"))
     assert assert_at(page, graph, calling, moved=True)["where"] == ""
     take(page, game_id, graph, calling, 0)
     after = assert_at(page, graph, graph.edges[calling][0][1], moved=True)
     assert after["where"] == "" and "," + caller.id + "." in after["hash"]
-    page.locator(".rs-walker [data-back]").click()  # Back from after the call: the called procedure's end
+    press_the_pages_back(page, page.locator(".rs-walker [data-back]"))  # Back from after the call: the called procedure's end
     back = page.evaluate(STATE)
     assert back["procedure"] == inner.procedure.id and back["end"], back
 
@@ -436,7 +436,7 @@ def test_the_phones_back_button_undoes_a_step(server, page, game_id, procedure_i
     at(2)
     page.go_forward()
     at(3)
-    page.locator(".rs-walker [data-back]").click()  # the walker's own Back: the same history
+    press_the_pages_back(page, page.locator(".rs-walker [data-back]"))  # the walker's own Back: the same history
     at(2)
     page.go_forward()
     at(3)
