@@ -469,7 +469,21 @@ CHART = """async () => {
     });
   });
   svg.querySelectorAll('g.edge text').forEach(t => texts.push(contrast(getComputedStyle(t).fill, page === 'rgba(0, 0, 0, 0)' ? 'rgb(255, 255, 255)' : page)));
-  return {family: getComputedStyle(svg.querySelector('text')).fontFamily, spills: spills, lowest: Math.min(...texts),
+  // A branch's answer that lies on another edge's line or arrow: a reader could take it for that edge's.
+  const edges = Array.from(svg.querySelectorAll('g.edge')), misplaced = [];
+  const along = edge => Array.from(edge.querySelectorAll('path, polygon'), shape => {
+    const length = shape.getTotalLength();
+    return Array.from({length: 201}, (_, k) => shape.getPointAtLength(length * k / 200));
+  }).flat();
+  const lines = edges.map(along);
+  edges.forEach((edge, i) => edge.querySelectorAll('text').forEach(t => {
+    const box = t.getBBox();
+    edges.forEach((other, j) => {
+      if (j !== i && lines[j].some(p => p.x >= box.x && p.x <= box.x + box.width && p.y >= box.y && p.y <= box.y + box.height))
+        misplaced.push(t.textContent);
+    });
+  }));
+  return {family: getComputedStyle(svg.querySelector('text')).fontFamily, spills: spills, misplaced: misplaced, lowest: Math.min(...texts),
           smallest: Math.min(...Array.from(svg.querySelectorAll('text'), t => parseFloat(getComputedStyle(t).fontSize) * Math.abs(t.getScreenCTM().a))),
           faces: Array.from(document.fonts).filter(f => f.status !== 'unloaded').map(f => f.family + ' ' + f.status),
           sources: Array.from(document.styleSheets).flatMap(s => Array.from(s.cssRules)).filter(r => r instanceof CSSFontFaceRule).map(r => r.style.getPropertyValue('src'))};
@@ -493,7 +507,8 @@ def drawn_in(page) -> set[tuple[str, bool]]:
 def test_the_whole_chart_carries_its_font_and_its_text_fits_its_boxes(server, site, page, scheme):
     """Every chart's own file ("Whole chart"), opened alone on a phone: it names Inter, the font
     Graphviz laid it out in, first, loads it from the site's own web fonts and draws every label in
-    it; each line of a box fits inside the box, measured in Chromium; its text is 12 px or more at
+    it; each line of a box fits inside the box, and no branch's answer lies on another edge,
+    measured in Chromium; its text is 12 px or more at
     1:1 and contrasts with what it is drawn on (4.5:1), in the light and the dark palette."""
     page.emulate_media(color_scheme=scheme)
     page.route("**/favicon.ico", lambda route: route.fulfill(status=204))  # the browser's own asking, not the chart's
@@ -508,6 +523,7 @@ def test_the_whole_chart_carries_its_font_and_its_text_fits_its_boxes(server, si
         assert chart["faces"] and all(f == "Inter loaded" for f in chart["faces"]), (where, chart["faces"])
         assert drawn_in(page) == {("Inter", True)}, (where, drawn_in(page))
         assert not chart["spills"], (where, chart["spills"])
+        assert not chart["misplaced"], (where, "answers on another edge", chart["misplaced"])
         assert chart["smallest"] >= 12 and chart["lowest"] >= 4.5, (where, chart)
 
 

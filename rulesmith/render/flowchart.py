@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import html
+import json
 import os
 import re
 import shutil
 import subprocess
+import tempfile
 import textwrap
 from functools import lru_cache
 from pathlib import Path
@@ -114,23 +116,118 @@ def _layout_tools() -> bytes:
     return version + fonts.digest()
 
 
-def render_svg(dot: str, cache_dir: Path) -> bytes:
+# Graphviz sets a branch's answer ("Yes", "No", …) beside the middle of its edge without looking at
+# the other edges: it can land on another edge, whose answer a reader would then take it for. The
+# layouts tried in turn (graph attributes that change how dot orders and spaces the steps) until
+# no answer touches another edge; when none is clear, the first.
+CLEAR_LABEL_LAYOUTS = ("", "mclimit=0.5", "mclimit=2", "ordering=out", "nodesep=0.3", "nodesep=0.45", "mclimit=0.5, nodesep=0.6")
+
+
+def render_svg(dot: str, cache_dir: Path, *, grow: bool = True) -> bytes:
     """SVG for a DOT source, from the cache when the same source was laid out before with the
-    same Graphviz and fonts."""
-    digest = hashlib.sha256(_layout_tools() + dot.encode()).hexdigest()[:24]
-    cached = cache_dir / f"{digest}.svg"
+    same Graphviz and fonts: the first of CLEAR_LABEL_LAYOUTS whose edge labels are clear, else
+    the first. With grow=False (a chart sized to fit a printed page), only a clear layout no
+    larger than the first is taken."""
+    key = _layout_tools() + repr((CLEAR_LABEL_LAYOUTS, grow)).encode() + dot.encode()
+    cached = cache_dir / f"{hashlib.sha256(key).hexdigest()[:24]}.svg"
     if cached.exists():
         return cached.read_bytes()
     if shutil.which("dot") is None:
         raise GraphvizError("Graphviz `dot` not found; install it with `apt-get install graphviz` "
                             "(./scripts/build does this)")
-    result = subprocess.run(["dot", "-Tsvg"], input=dot.encode(), capture_output=True,
-                            env=_fontconfig(cache_dir), timeout=60)
-    if result.returncode != 0:
-        raise GraphvizError(f"dot failed: {result.stderr.decode(errors='replace').strip()}")
-    svg = result.stdout
+    first, first_drawing = _lay_out(with_graph_attributes(dot, CLEAR_LABEL_LAYOUTS[0]), cache_dir)
+
+    def taken(svg: bytes, drawing: dict) -> bool:
+        return not labels_on_other_edges(drawing) and (grow or _no_larger(svg, first))
+
+    svg = first
+    if not taken(first, first_drawing):
+        for attributes in CLEAR_LABEL_LAYOUTS[1:]:
+            other, drawing = _lay_out(with_graph_attributes(dot, attributes), cache_dir)
+            if taken(other, drawing):
+                svg = other
+                break
     write_atomic(cached, svg)
     return svg
+
+
+_SIZE = re.compile(r'<svg\b[^>]*?width="([\d.]+)pt"[^>]*?height="([\d.]+)pt"', re.S)
+
+
+def size_pt(svg: bytes) -> tuple[float, float]:
+    """The width and height Graphviz gives an SVG, in points."""
+    match = _SIZE.search(svg.decode("utf-8"))
+    if match is None:
+        raise ValueError("the flowchart SVG has no width and height in pt (is it Graphviz's output?)")
+    return float(match.group(1)), float(match.group(2))
+
+
+def _no_larger(svg: bytes, than: bytes) -> bool:
+    return all(a <= b for a, b in zip(size_pt(svg), size_pt(than), strict=True))
+
+
+def with_graph_attributes(dot: str, attributes: str) -> str:
+    """The DOT source with graph attributes set last (over the template's own)."""
+    if not attributes:
+        return dot
+    body = dot.rstrip()
+    return body[:-1] + f"  graph [{attributes}];\n}}\n"
+
+
+def _lay_out(dot: str, cache_dir: Path) -> tuple[bytes, dict]:
+    """One layout by `dot`, as SVG and as its drawing (Graphviz's JSON: every edge's curve and
+    label with their coordinates)."""
+    env = _fontconfig(cache_dir)  # makes the cache folder
+    with tempfile.TemporaryDirectory(dir=cache_dir) as folder:
+        svg, drawing = Path(folder) / "chart.svg", Path(folder) / "chart.json"
+        result = subprocess.run(["dot", "-Tsvg", "-o", str(svg), "-Tjson", "-o", str(drawing)], input=dot.encode(),
+                                capture_output=True, env=env, timeout=60)
+        if result.returncode != 0:
+            raise GraphvizError(f"dot failed: {result.stderr.decode(errors='replace').strip()}")
+        return svg.read_bytes(), json.loads(drawing.read_bytes())
+
+
+def labels_on_other_edges(drawing: dict) -> list[str]:
+    """Each edge label of a layout (Graphviz's JSON) that touches another edge's curve or arrow:
+    "'Yes' of below->next-action lies on place->enough"."""
+    names = {o["_gvid"]: o["name"] for o in drawing.get("objects", [])}
+    edges = drawing.get("edges", [])
+    lines = {e["_gvid"]: [point for op in e.get("_draw_", []) + e.get("_hdraw_", []) if op["op"] in "bBpP"
+                          for point in _along(op["points"], curve=op["op"] in "bB")] for e in edges}
+    found = []
+    for edge in edges:
+        size = 10.0
+        for op in edge.get("_ldraw_", []):
+            if op["op"] == "F":
+                size = op["size"]
+            if op["op"] != "T":
+                continue
+            (x, y), width = op["pt"], op["width"]
+            left = x - {"l": 0, "c": width / 2, "r": width}[op["align"]]
+            box = (left - 1, y - 0.3 * size, left + width + 1, y + 0.8 * size)  # y goes up: baseline to cap height
+            for other in edges:
+                if other is not edge and any(box[0] <= px <= box[2] and box[1] <= py <= box[3]
+                                             for px, py in lines[other["_gvid"]]):
+                    found.append(f"{op['text']!r} of {names[edge['tail']]}->{names[edge['head']]} lies on "
+                                 f"{names[other['tail']]}->{names[other['head']]}")
+    return found
+
+
+def _along(points: list[list[float]], curve: bool, steps: int = 24) -> list[tuple[float, float]]:
+    """Points along a drawn line: a cubic B-spline's segments (Graphviz's "b"), or a polygon's sides."""
+    if not curve:
+        ring = points + points[:1]
+        return [(a[0] + (b[0] - a[0]) * k / steps, a[1] + (b[1] - a[1]) * k / steps)
+                for a, b in zip(ring, ring[1:], strict=False) for k in range(steps)]
+    out = []
+    for i in range(0, len(points) - 3, 3):
+        p0, p1, p2, p3 = points[i:i + 4]
+        for k in range(steps + 1):
+            t = k / steps
+            weights = ((1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t ** 2, t ** 3)
+            out.append((sum(w * p[0] for w, p in zip(weights, (p0, p1, p2, p3), strict=True)),
+                        sum(w * p[1] for w, p in zip(weights, (p0, p1, p2, p3), strict=True))))
+    return out
 
 
 _PROLOGUE = re.compile(rb"\A.*?(?=<svg\b)", re.S)

@@ -11,17 +11,15 @@ from __future__ import annotations
 
 import base64
 import math
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from ... import model
 from ...aidkinds import PT_PER_MM, Geometry, Paper
 from ...link import Index
-from ..flowchart import render_svg, to_dot
+from ..flowchart import render_svg, size_pt, to_dot
 from ..markup import plain_text
 
-SIZE = re.compile(r'<svg\b[^>]*?width="([\d.]+)pt"[^>]*?height="([\d.]+)pt"', re.S)
 CAPTION_MM = 2
 SAFETY = 0.93  # the heights are estimates: keep a margin so a page never runs over
 MAX_SCALE = 1.25  # a small chart may grow to fill its page
@@ -40,14 +38,6 @@ class Placement:
     scale: float
     text: bool  # node text in the chart (False: step numbers only)
     steps_columns: int
-
-
-def size_pt(svg: bytes) -> tuple[float, float]:
-    """The width and height Graphviz gives an SVG, in points."""
-    match = SIZE.search(svg.decode("utf-8"))
-    if match is None:
-        raise ValueError("the flowchart SVG has no width and height in pt (is it Graphviz's output?)")
-    return float(match.group(1)), float(match.group(2))
 
 
 def data_url(svg: bytes) -> str:
@@ -98,7 +88,7 @@ def place(procedure: model.Procedure, index: Index, paper: Paper, geometry: Geom
     tight = []  # every variant's layouts at the smallest readable scale, with the height they take
     for rankdir, wrap, text in variants:
         svg = render_svg(to_dot(procedure, index, rankdir=rankdir, wrap=wrap, font_pt=chart.font_pt,
-                                edge_pt=chart.edge_pt, text=text, compact=not text), cache)
+                                edge_pt=chart.edge_pt, text=text, compact=not text), cache, grow=False)
         w, h = (v / PT_PER_MM for v in size_pt(svg))
         options = []
         # Beside: the chart as large as it may be, the steps in the rest of the width.
