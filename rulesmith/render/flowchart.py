@@ -177,7 +177,8 @@ def with_graph_attributes(dot: str, attributes: str) -> str:
 def _lay_out(dot: str, cache_dir: Path) -> tuple[bytes, dict]:
     """One layout by `dot`, as SVG and as its drawing (Graphviz's JSON: every edge's curve and
     label with their coordinates)."""
-    env = _fontconfig(cache_dir)  # makes the cache folder
+    cache_dir.mkdir(parents=True, exist_ok=True)  # also when removed since _fontconfig (cached) made it
+    env = _fontconfig(cache_dir)
     with tempfile.TemporaryDirectory(dir=cache_dir) as folder:
         svg, drawing = Path(folder) / "chart.svg", Path(folder) / "chart.json"
         result = subprocess.run(["dot", "-Tsvg", "-o", str(svg), "-Tjson", "-o", str(drawing)], input=dot.encode(),
