@@ -11,7 +11,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from . import affects, aidkinds, fieldtypes, model, outcomes, ranges, tablerules, text_safety, turn
+from . import affects, aidkinds, fieldtypes, model, outcomes, ranges, tablerules, turn
+from .text import html as text_html
 from .fieldtypes import field_type
 from .condensed import condition_problems, unfaithful_numbers
 from .items import all_items
@@ -127,10 +128,7 @@ def check_texts(game: Game, problems: Problems) -> None:
             where = text.item._file.find_text(base, text.value[match.start():].split("\n", 1)[0])
             problems.add(where, "raw HTML is not allowed in content text",
                          "write Markdown; for a literal '<' add a space after it")
-        for message, part in text_safety.judge(text.value):
-            hint = ("links in content must be https:// URLs; use [[kind:id]] for references" if "link" in message
-                    else "split it with a blank line, or into subsections" if "paragraph" in message
-                    else "write Markdown only; content text never becomes markup")
+        for message, part, hint in text_html.judge(text.value):
             problems.add(text.item._file.find_text(base, part), message, hint)
 
 

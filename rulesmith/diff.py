@@ -451,7 +451,7 @@ def format_text(diffs: list[GameDiff], revision: str) -> str:
 def _md(text: str) -> str:
     """Text in a release note (Markdown read as source too, on a forge): backslash escapes, which
     stay readable where character references would not."""
-    from .render.markup import escape_markup
+    from .text.escape import content_source as escape_markup
 
     return re.sub(r"([\\`*_\[\]#|!])", r"\\\1", escape_markup(text))
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import mergedeep
 import yaml
 
-from . import markdown_config
+from .text import markdown_config
 from .files import write_if_changed
 from .problems import UsageError
 from .project import Project, templates

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from rulesmith import aidkinds
-from rulesmith.render.markup import plain_text
+from rulesmith.text.references import plain_text
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(p.name for p in (ROOT / "content").iterdir() if (p / "game.yaml").is_file())

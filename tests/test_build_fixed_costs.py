@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from rulesmith.link import texts
-from rulesmith.render import markup, search
+from rulesmith.render import search
+from rulesmith.text import references as markup
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from rulesmith.text.placed import unplaced
+
 from gamekit import GAME_YAML, write_game
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
@@ -100,8 +102,9 @@ tables:
     rows: [[interpol, 3], [osce, 1]]
 """
     content = write_game(tmp_path / "ok", **{"tables.yaml": table})
-    page = next(p for p in render_site(check_content(content), []).pages if p.path.endswith("tables.md")).text
-    assert "[Interpol](" in page and "[OSCE](" in page  # the rows show the entities' names, linked
+    page = unplaced(next(p for p in render_site(check_content(content), []).pages if p.path.endswith("tables.md")).text)
+    # the rows show the entities' names, linked
+    assert '<a href="kinds/alliance.html#interpol">Interpol</a>' in page and '>OSCE</a>' in page
     bad = write_game(tmp_path / "bad", **{"tables.yaml": table.replace("[osce, 1]", "[osc, 1]")})
     assert any(p.startswith("tables.yaml:5:28: cell 'alliance': unknown alliance 'osc' (did you mean osce?)")
                for p in problems(bad))

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesmith.render.markup import escape_inline
+from rulesmith.text.escape import markdown_inline as escape_inline
 from rulesmith.render import layout
 from rulesmith.render.site import render_site
 
@@ -67,7 +67,7 @@ def test_no_title_repeats_its_prefix(real_pages):
 
 def test_a_reference_that_repeats_the_words_beside_it_is_said_once(real_pages):
     """Issue 29: "a conflict (Conflict)", "the Weather cards cards", "which Supplies?."."""
-    from rulesmith.render.markup import fold_echoes
+    from rulesmith.text.references import fold_echoes
 
     checked, _ = real_pages
     index = {c.game.id: c.index for c in checked}

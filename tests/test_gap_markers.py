@@ -25,7 +25,7 @@ from rulesmith.pipeline import check_content
 from rulesmith.render import layout
 from rulesmith.render.aids import contents
 from rulesmith.render.flowchart import numbering
-from rulesmith.render.markup import plain_text
+from rulesmith.text.references import plain_text
 
 from test_pdf import built, real  # noqa: F401  (fixtures: the PDFs of the made-up game and of the games)
 
@@ -281,12 +281,13 @@ def test_every_affected_place_shows_its_gap_in_every_aid_that_prints_it(built): 
 
 
 def test_a_value_reference_to_a_marked_cell_shows_the_mark_where_it_is_printed(tmp_path):
-    from rulesmith.render.markup import render_text
+    from rulesmith.text.html import convert
+    from rulesmith.text.references import Output
 
     harbour = next(c for c in check_content(FIXTURE) if c.game.id == "harbour")
-    out = render_text("Speed [[value:ship:junk.speed]].", harbour.index, lambda key: None,
-                      marker=lambda status, note: f"<{status}>")
-    assert out == "Speed 2 <unverified>."
+    out = convert("Speed [[value:ship:junk.speed]].", Output(harbour.index, lambda key: None,
+                                                            marker=lambda status, note: f"<i>{status}</i>"))
+    assert out == "<p>Speed 2 <i>unverified</i>.</p>"
 
 
 # ---------------------------------------------------------------- the games

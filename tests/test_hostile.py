@@ -93,15 +93,32 @@ def test_only_https_links_are_allowed(form, url, tmp_path, monkeypatch):
     monkeypatch.chdir(content)
     found = problems_of(content)
     line, _ = located(content / "demo" / "items.yaml", url)
+    if form.startswith("image"):  # content text has no images at all: a reader's browser would fetch them
+        assert any(p.file == "demo/items.yaml" and p.line == line and "image" in p.message for p in found), \
+            [str(p) for p in found]
+        return
     assert any(p.file == "demo/items.yaml" and p.line == line and "link target" in p.message
                and "is not allowed" in p.message and "https://" in p.hint for p in found), [str(p) for p in found]
 
 
 # `[a](<url>)` is refused even with https: its '<' counts as raw HTML (accepted as too strict but safe).
-@pytest.mark.parametrize("form", [f for f in LINK_FORMS if f != "angle-bracket link"])
+@pytest.mark.parametrize("form", [f for f in LINK_FORMS if f != "angle-bracket link" and not f.startswith("image")])
 def test_https_links_pass(form, tmp_path):
     content = write_text(tmp_path, LINK_FORMS[form].replace("URL", "https://example.com/a?b=1&c=2#top"))
     assert check_content(content)
+
+
+@pytest.mark.parametrize("form", [f for f in LINK_FORMS if f.startswith("image")])
+def test_an_image_is_refused_even_from_an_https_site(form, tmp_path, monkeypatch):
+    """A tracking pixel: the reader's browser would fetch it from another site when the page opens."""
+    url = "https://tracker.example.com/pixel.png"
+    content = write_text(tmp_path, LINK_FORMS[form].replace("URL", url))
+    monkeypatch.chdir(content)
+    line, column = located(content / "demo" / "items.yaml", url)
+    found = [p for p in problems_of(content) if "image" in p.message]
+    assert [(p.file, p.line, p.column, p.message) for p in found] == [
+        ("demo/items.yaml", line, column, f"the text shows an image ('{url}'): content text has no images")]
+    assert "icon" in found[0].hint
 
 
 # ---------------------------------------------------------------- the built site

@@ -10,7 +10,8 @@ import pytest
 
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
-from rulesmith.render.markup import plain_text, render_text
+from rulesmith.text.html import convert
+from rulesmith.text.references import Output, plain_text
 from rulesmith.values import lookup
 
 from gamekit import CONTENT_YAML, write_game
@@ -28,7 +29,7 @@ def test_value_reference_renders_the_current_value(tmp_path):
     text = CONTENT_YAML.replace("At stage 2 you gain 4.", "At stage 2 you gain [[value:table:stages.2.influence]].")
     [checked] = check_content(write_game(tmp_path, content=text))
     example = next(e for e in checked.game.examples if e.id == "stage-two")
-    assert render_text(example.text, checked.index, lambda key: None) == "At stage 2 you gain 4."
+    assert convert(example.text, Output(checked.index, lambda key: None)) == "<p>At stage 2 you gain 4.</p>"
     assert plain_text("Cost [[value:alliance:interpol.cost]]", checked.index) == "Cost 3"
 
 

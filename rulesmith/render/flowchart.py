@@ -26,7 +26,7 @@ from ..link import Index
 from ..files import write_atomic
 from ..problems import BuildError
 from .fonts import font_face_css
-from .markup import plain_text
+from ..text.references import plain_text
 
 TEMPLATES = templates()
 WRAP = 34

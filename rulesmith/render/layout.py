@@ -90,3 +90,10 @@ def link(from_page: str, to_page: str, anchor: str = "") -> str:
     """Relative Markdown link from one page to another (MkDocs resolves and checks it)."""
     rel = posixpath.relpath(to_page, posixpath.dirname(from_page) or ".")
     return f"{rel}#{anchor}" if anchor else rel
+
+
+def built_link(from_page: str, to_page: str, anchor: str = "") -> str:
+    """Relative address from one page to another as the built site has them (pages are files:
+    `x.md` is `x.html`): for links inside HTML, which the engine neither rewrites nor checks (the
+    site's final gate checks them, render/gate.py)."""
+    return link(from_page.removesuffix(".md") + ".html", to_page.removesuffix(".md") + ".html", anchor)

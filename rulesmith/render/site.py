@@ -34,7 +34,10 @@ from ..pipeline import Checked
 from . import layout
 from .flowchart import inline_svg, numbering
 from ..glyphs import glyph_svg
-from .markup import escape_inline, escape_url, markdown_value, plain_text, render_text, table_cell
+from ..text import html as text_html
+from ..text.escape import html_text, markdown_inline as escape_inline, markdown_value, url as escape_url
+from ..text.placed import placed
+from ..text.references import Output, plain_text
 from .overview import bot_turn, play
 from .walker import walker_procedures, walker_steps
 from .botturn import companion_json, reached_procedures, state_choices, tables_read
@@ -66,7 +69,6 @@ def environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.filters["inline"] = env.filters["e"] = env.filters["escape"] = markdown_value
     env.filters["url"] = lambda url: Markup(escape_url(url))
-    env.filters["table_cell"] = lambda markdown: Markup(table_cell(str(markdown)))
     env.globals["STATUS_LABELS"] = layout.STATUS_LABELS
     env.globals["SOURCE_LABELS"] = layout.SOURCE_LABELS
     env.globals["reads_data"] = values.reads_data
@@ -84,14 +86,28 @@ class PageContext:
         self.game, self.index, self.page = game, index, page
 
     # Every method a template calls returns Markup (text it may print as it is) or plain data;
-    # inside, text is built as str and marked only on the way out.
+    # inside, text is built as str and marked only on the way out. Content text is converted to
+    # HTML once (text/html.py) and placed as that HTML (`_place`: on the site a token that the
+    # page shows as exactly that HTML, text/placed.py; on an aid, aids/context.py, the HTML).
 
-    # href, md, ref and marker are the interface the templates of both outputs call: the site's
-    # return Markup (its templates escape everything else); the aids' (aids/context.py) return
-    # Markdown and HTML text that their templates pass through a filter. So: str.
     def href(self, key: str) -> str | None:
+        """The Markdown link target of a key from this page, for a template's own links (the
+        engine resolves and checks them)."""
         target_page, anchor = layout.page_of(self.game, key)
         return Markup(escape_url(layout.link(self.page, target_page, anchor)))
+
+    def address(self, key: str) -> str | None:
+        """The address of a key from this page as the built site has it, for links in HTML."""
+        target_page, anchor = layout.page_of(self.game, key)
+        return layout.built_link(self.page, target_page, anchor)
+
+    @property
+    def output(self) -> Output:
+        """How this page shows what content text refers to."""
+        return Output(self.index, self.address, marker=lambda status, _note: self._marker(status, "", short=True))
+
+    def _place(self, html: str) -> Markup:
+        return placed(html)
 
     def anchor(self, key: str) -> str:  # Markup at run time (see md)
         """The anchor of a key on its own page (page_of), for the element that carries it."""
@@ -105,13 +121,25 @@ class PageContext:
     def to(self, path: str, anchor: str = "") -> Markup:
         return Markup(escape_url(layout.link(self.page, path, anchor)))
 
-    def md(self, text: str | None) -> str:
-        """A Markdown field of the content, which the check has judged as readers get it."""
-        return Markup(render_text(str(text or ""), self.index, self.href,
-                                  marker=lambda status, _note: self.marker(status, "", short=True)))
+    def html(self, text: str | None) -> str:
+        """The HTML of a Markdown field of the content: the one conversion, sanitized."""
+        return str(text_html.convert(text, self.output))
 
-    def cell(self, text: str | None) -> Markup:
-        return Markup(table_cell(self.md(text)))
+    def md(self, text: str | None) -> str:
+        """A Markdown field of the content, as blocks (a paragraph, a list …)."""
+        return self._place(self.html(text))
+
+    def inline(self, text: str | None) -> str:
+        """A Markdown field on a line (after a label, in a list item): one paragraph without its <p>."""
+        return self._place(text_html.inline(self.html(text)))
+
+    def cell(self, text: str | None) -> str:
+        """A Markdown field in a table cell."""
+        return self._place(text_html.cell(self.html(text)))
+
+    def lead(self, label: str, text: str | None) -> str:
+        """A Markdown field after a bold label that opens its first paragraph ("Question." …)."""
+        return self._place(text_html.with_lead(self.html(text), f"<strong>{html_text(label)}</strong>"))
 
     def summary(self, text: str | None) -> Markup:
         """One line about a game for its home-page card: the first sentence (up to a colon) of a
@@ -138,10 +166,10 @@ class PageContext:
         return Markup(f"{self.ref(key)} <small>({escape_inline(tag)})</small>")
 
     def value(self, raw, spec, entity_status: str = "verified", short: bool = False) -> Markup:
-        return Markup(self._shown_value(raw, spec, entity_status, short))
+        """A field or cell value with its status marker where it has one."""
+        return self._place(self.value_html(raw, spec, entity_status, short))
 
-    def _shown_value(self, raw, spec, entity_status: str, short: bool) -> str:
-        """A field or cell value for a table cell, with its status marker where it has one."""
+    def value_html(self, raw, spec, entity_status: str = "verified", short: bool = False) -> str:
         if raw is None:
             return self._marker("missing", "", short) if entity_status == "missing" else "—"
         found = Value.of(raw)
@@ -157,13 +185,14 @@ class PageContext:
         if isinstance(value, list):
             return ", ".join(self._value(v, spec) for v in value) or "—"
         if kind is not None and kind.name in ("ref", "ref-list") and f"{spec.to}:{value}" in self.index.targets:
-            return str(self.ref(f"{spec.to}:{value}"))
+            key = f"{spec.to}:{value}"
+            return self.output.link(key, self.index.name(key))
         if kind is not None and kind.text_format == "markdown":
-            return str(self.cell(str(value)))
+            return str(text_html.cell(self.html(str(value))))
         if kind is not None and kind.name == "enum":
-            return table_cell(escape_inline(enum_label(str(value))))
+            return html_text(enum_label(str(value)))
         item = kind.item if isinstance(kind, ListType) else kind
-        return table_cell(escape_inline(item.shown(value) if item is not None and item.accepts(value) else str(value)))
+        return html_text(item.shown(value) if item is not None and item.accepts(value) else str(value))
 
     def step_number(self, target: str, node_id: str) -> int | str:
         """The number readers see for a procedure's node (the flowchart's and the list's)."""
@@ -194,20 +223,20 @@ class PageContext:
         return [spec.name for spec in kind.fields if Value.of(entity.fields.get(spec.id)).missing]
 
     def marker(self, status: str, note: str, short: bool = False, names: str = "") -> str:
-        return Markup(self._marker(status, note, short, names))
+        return self._place(self._marker(status, note, short, names))
 
     def _marker(self, status: str, note: str, short: bool = False, names: str = "") -> str:
-        """A quiet marker: an icon and a few words naming what is missing or doubtful. What it means
-        ("check the printed card") is said once per page by legend(); the note follows only where
-        the marker stands alone (not in a table cell)."""
+        """A quiet marker (HTML): an icon and a few words naming what is missing or doubtful. What
+        it means ("check the printed card") is said once per page by legend(); the note follows
+        only where the marker stands alone (not in a table cell)."""
         label = layout.STATUS_LABELS.get(status, status)
-        text = escape_inline({"missing": "not in source", "contradictory": "contradictory"}.get(status, label.lower())
-                             if short else label)
+        text = html_text({"missing": "not in source", "contradictory": "contradictory"}.get(status, label.lower())
+                         if short else label)
         if names:
-            text += ": " + escape_inline(names)
+            text += ": " + html_text(names)
         shown = f'<span class="rs-gap rs-gap--{status}">{glyph_svg("material/alert-outline")}<em>{text}</em></span>'
         if note and not short:
-            shown += " " + table_cell(str(self.md(note)))
+            shown += " " + str(text_html.inline(self.html(note)))
         return shown
 
     # ---- gaps shown where they are met: the places each gap `affects` (rulesmith/affects.py)
@@ -225,7 +254,7 @@ class PageContext:
         it): each the gap's marker and a link to it, as a [[gap:…]] reference renders; a gap the
         text `already` refers to is not repeated."""
         gaps = [g for g in affects.at(self.game, self.index, key, inner) if f"[[gap:{g.id}]" not in already]
-        return Markup(" ".join(str(self.md(f"[[gap:{g.id}]]")) for g in gaps))
+        return self._place(" ".join(self.output.reference(f"gap:{g.id}", None) for g in gaps))
 
     def item_gaps(self, item) -> Markup:
         """The markers of the gaps that affect an item as a whole, unless its own text names them."""

@@ -18,7 +18,7 @@ from ... import model
 from ...aidkinds import PT_PER_MM, Geometry, Paper
 from ...link import Index
 from ..flowchart import render_svg, size_pt, to_dot
-from ..markup import plain_text
+from ...text.references import plain_text
 
 CAPTION_MM = 2
 SAFETY = 0.93  # the heights are estimates: keep a margin so a page never runs over

@@ -8,13 +8,16 @@ import html
 import math
 import re
 
+from markupsafe import Markup
+
 from ... import affects, model, outcomes
 from ...game import Game
 from ...items import all_items
 from ...link import Index
 from .. import layout
 from ...fieldtypes import Value, field_type
-from ..markup import escape_inline, icon_html, render_text
+from ...text.references import Output, icon_html
+from .pagerefs import page_mention
 from ..site import PageContext
 from .charts import _lines
 
@@ -35,14 +38,25 @@ class AidContext(PageContext):
     def anchor(key: str) -> str:
         return "x-" + key.replace(":", "--")
 
+    def on_aid(self, key: str) -> str:
+        """The key this aid prints a key under: its own, or the condensed section standing for it."""
+        return key if key in self.anchors else self.covered.get(key, key)
+
     def href(self, key: str) -> str | None:
-        if key not in self.anchors:
-            key = self.covered.get(key, key)
+        key = self.on_aid(key)
         return "#" + self.anchor(key) if key in self.anchors else None
 
-    def md(self, text: str | None) -> str:
-        return render_text(text or "", self.index, self.href, icon=self.icon,
-                           marker=lambda status, _note: self.marker(status, ""))
+    def address(self, key: str) -> str | None:
+        return self.href(key)
+
+    @property
+    def output(self) -> Output:
+        """On paper: a link to what is on this aid, with its page number; the rest by name."""
+        return Output(self.index, self.href, icon=self.icon, marker=lambda status, _note: self.marker(status, ""),
+                      after_link=lambda key: str(page_mention(self.anchor(self.on_aid(key)))))
+
+    def _place(self, html: str) -> Markup:
+        return Markup(html)
 
     def condensed_gaps(self, entry) -> str:
         """The markers of the gaps that affect a condensed section or any subsection it stands
@@ -55,8 +69,8 @@ class AidContext(PageContext):
             for gap in affects.at(self.game, self.index, key):
                 if gap.id not in seen and f"[[gap:{gap.id}]" not in (entry.condensed or ""):
                     seen.add(gap.id)
-                    marks.append(self.md(f"[[gap:{gap.id}]]"))
-        return " ".join(marks)
+                    marks.append(self.output.reference(f"gap:{gap.id}", None))
+        return Markup(" ".join(marks))
 
     def step_gaps(self, procedure: model.Procedure, node: model.Node) -> str:
         """The markers of the gaps that affect a step, but those its own text names already:
@@ -69,7 +83,7 @@ class AidContext(PageContext):
     def marker(self, status: str, note: str, short: bool = False, names: str = "") -> str:
         """The status's mark only: the aids' legend says what each means (note and names are the site's)."""
         mark = MARKS.get(status, "?")
-        return f'<span class="rs-gap rs-gap--{status}">{html.escape(mark)}</span>'
+        return Markup(f'<span class="rs-gap rs-gap--{status}">{html.escape(mark)}</span>')
 
     def current_rulings(self, key: str) -> list[model.Ruling]:
         """The current rulings about an item, newest first, printed with it on the aid."""
@@ -91,10 +105,8 @@ class AidContext(PageContext):
                 return self.index.name(key), self.anchor(key)
         return None
 
-    def ref(self, key: str) -> str:
-        shown = escape_inline(self.index.name(key))
-        url = self.href(key)
-        return f"[{shown}]({url})" if url else shown
+    def ref(self, key: str) -> Markup:
+        return Markup(self.output.link(key, self.index.name(key)))
 
     def full_text_at(self, key: str) -> str:
         """Where the site prints an item in full: its address when the site's is known, else

@@ -13,11 +13,10 @@ from ...aidkinds import AidKind, Paper, geometry
 from ...pipeline import Checked
 from ...project import templates
 from .. import layout
-from ..markup import plain_text
+from ...text.references import plain_text
 from . import charts, contents, stamp
 from .context import AidContext, titled
 from .pagerefs import page_mention, pageref
-from .text import to_cell_html, to_html, to_inline_html
 
 TEMPLATES = templates()
 
@@ -33,9 +32,6 @@ def environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES / "pdf"),
                              autoescape=jinja2.select_autoescape(["html", "html.j2", "css.j2"], default=True),
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-    env.filters["html"] = to_html
-    env.filters["inline_html"] = to_inline_html
-    env.filters["cell_html"] = to_cell_html
     env.filters["css_string"] = css_string
     env.globals["pageref"] = pageref
     env.globals["page_mention"] = page_mention

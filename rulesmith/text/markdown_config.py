@@ -21,8 +21,8 @@ EXTENSIONS: list[str | dict] = [
     "pymdownx.details",  # ??? collapsed blocks
     "tables",
 ]
-# The site's only addition: anchors on headings.
-SITE_EXTENSIONS: list[str | dict] = [{"toc": {"permalink": True}}]
+# The site's additions: anchors on headings, and the content's HTML placed as it is (text/placed.py).
+SITE_EXTENSIONS: list[str | dict] = [{"toc": {"permalink": True}}, "rulesmith.text.placed"]
 
 
 def mkdocs_extensions() -> list[str | dict]:
@@ -36,7 +36,10 @@ def converter() -> markdown.Markdown:
     than converting a text)."""
     names = [e if isinstance(e, str) else next(iter(e)) for e in EXTENSIONS]
     configs = {next(iter(e)): next(iter(e.values())) for e in EXTENSIONS if isinstance(e, dict)}
-    return markdown.Markdown(extensions=names, extension_configs=configs, output_format="html")
+    md = markdown.Markdown(extensions=names, extension_configs=configs, output_format="html")
+    # A numbered list keeps its first number: a rulebook's "2. then 3" reads 2, not 1.
+    md.parser.blockprocessors["olist"].LAZY_OL = False  # type: ignore[attr-defined]
+    return md
 
 
 def to_html(text: str) -> str:

@@ -1,0 +1,160 @@
+"""What a content text refers to, as an output shows it: `[[kind:id]]` references, `[[icon:…]]`
+icons and `[[value:…]]` values.
+
+Each becomes trusted HTML that this package builds (a link with an escaped label, an icon, a
+value with its mark) and that the conversion (text/html.py) sets into the text only after the
+content's own Markdown has been converted and sanitized: content never writes a link, an element
+or an attribute of its own that the sanitizer has not judged.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .. import outcomes, values
+from ..glyphs import glyph_svg
+from ..link import REFERENCE, Index
+from .escape import html_text
+
+
+def icon_html(index: Index, name: str) -> str:
+    icon = index.icons[name]
+    label = html_text(icon["label"])
+    glyphs = "".join(glyph_svg(g) for g in icon["glyphs"])
+    return f'<span class="rs-icon" role="img" aria-label="{label}" title="{label}">{glyphs}</span>'
+
+
+GAP_MARK = f'<span class="rs-gap-ref" role="img" aria-label="Gap in the source">{glyph_svg("material/alert")}</span>'
+
+
+@dataclass(frozen=True)
+class Output:
+    """How one output (a site page, an aid) shows what content text refers to.
+
+    `href(key)` is the address of a target from where the text is placed, or None where the
+    output does not link it (it is then its label, as plain text); `after_link(key)` follows a
+    link (an aid's page number); `marker(status, note)` follows a value the data marks."""
+
+    index: Index
+    href: Callable[[str], str | None]
+    icon: Callable[[str], str] | None = None
+    marker: Callable[[str, str], str] | None = None
+    after_link: Callable[[str], str] = field(default=lambda _key: "")
+
+    def link(self, key: str, label: str) -> str:
+        address = self.href(key)
+        shown = html_text(label)
+        if address is None:
+            return shown
+        return f'<a href="{html_text(address)}">{shown}</a>' + self.after_link(key)
+
+    def reference(self, target: str, label: str | None) -> str:
+        """The HTML of one reference."""
+        kind, _, ident = target.partition(":")
+        if kind == "icon":
+            return self.icon(ident) if self.icon else icon_html(self.index, ident)
+        if kind == "value":
+            shown = html_text(values.shown(values.lookup(self.index, ident))) + self.printed(ident)
+            status, note = values.status(self.index, ident)
+            return shown + (" " + self.marker(status, note) if self.marker and status != "verified" else "")
+        link = self.link(target, label if label else self.index.name(target))
+        return GAP_MARK + link if kind == "gap" else link  # the reader meets a gap here
+
+    def printed(self, ref: str) -> str:
+        """After a value errata changed: what the rulebook prints and which erratum changed it, so
+        readers see both numbers ("2 (the rulebook prints 3; erratum e1)")."""
+        found = outcomes.printed_value(self.index, ref)
+        if found is None:
+            return ""
+        printed, chain = found
+        names = ", ".join(self.link(f"erratum:{erratum.id}", f"erratum {erratum.id}") for erratum in chain)
+        shown = values.shown(printed) if printed is not None else "—"
+        return f" (the rulebook prints {html_text(shown)}; {names})"
+
+
+def fold_echoes(text: str, index: Index) -> str:
+    """A reference that says again what the words beside it say, said once: "a conflict
+    ([[rule:conflict]])" reads "a conflict" (linked), "the [[module:weather]] cards" (the module
+    being "Weather cards") reads "the Weather cards", "see [[gap:x]]." after a gap titled
+    "Which Supplies?" reads "see Which Supplies?". A labelled reference stays as written."""
+    def name(target: str) -> str | None:
+        kind = target.partition(":")[0]
+        return None if kind in ("icon", "value") or target not in index.targets else index.name(target)
+
+    def before(match: re.Match) -> str:
+        words, emphasis, target = match.group(1), match.group(2) or "", match.group(3)
+        shown = name(target)
+        said = shown and re.search(r"(?i)(?<![\w-])" + r"\s+".join(map(re.escape, shown.split())) + "$", words)
+        if not said:
+            return match.group(0)
+        return f"{words[:said.start()]}[[{target}|{words[said.start():]}]]{emphasis}"
+
+    def after(match: re.Match) -> str:
+        target, word = match.group(1), match.group(2)
+        shown = name(target)
+        if shown is None or not re.search(rf"(?i)(?<![\w-]){re.escape(word)}$", shown):
+            return match.group(0)
+        return f"[[{target}]]"
+
+    def stop(match: re.Match) -> str:
+        shown = match.group(2) or name(match.group(1)) or ""
+        return match.group(0)[:-1] if shown[-1:] in ("?", "!", ".") else match.group(0)
+
+    if "[[" not in text:
+        return text
+    text = _sub_before(text, before)
+    text = re.sub(r"\[\[([^\[\]|]+)\]\][ \t]+(\w+)(?![\w-])", after, text)
+    # a name that ends a sentence itself ("which Supplies?") takes no full stop after it
+    return re.sub(r"\[\[([^\[\]|]+)(?:\|([^\[\]]*))?\]\]\.(?!\w)", stop, text)
+
+
+# Words, then maybe emphasis and spaces, then a bare reference in brackets: "a conflict ([[rule:conflict]])".
+_BEFORE = re.compile(r"([^()\[\]*_]{1,120}?)(\*{1,2}|_{1,2})?[ \t]*\(\[\[([^\[\]|]+)\]\]\)")
+_BRACKETED = re.compile(r"\(\[\[([^\[\]|]+)\]\]\)")
+
+
+def _sub_before(text: str, replace: Callable[[re.Match], str]) -> str:
+    """`_BEFORE.sub(replace, text)`, searched only just before each bracketed reference: the
+    same matches (the words cannot span a bracket, so a match ends at the first reference after
+    the previous one, and starts at most 120 characters, emphasis and spaces before it), without
+    trying the lazy 120-character run at every position of every text."""
+    out, last = [], 0
+    for ref in _BRACKETED.finditer(text):
+        start = ref.start()
+        while start > last and text[start - 1] in " \t":
+            start -= 1
+        found = _BEFORE.search(text, max(last, start - 122), ref.end())
+        if found is None:
+            continue
+        out += [text[last:found.start()], replace(found)]
+        last = found.end()
+    return "".join(out) + text[last:] if out else text
+
+
+def plain_text(text: str, index: Index) -> str:
+    """Text without markup: references become their labels, icons their labels (flowcharts,
+    summaries, tooltips)."""
+    def replace(match: re.Match) -> str:
+        target, label = match.group(1), match.group(2)
+        kind, _, ident = target.partition(":")
+        if kind == "icon":
+            return f"[{index.icons[ident]['label']}]"
+        if kind == "value":
+            return values.shown(values.lookup(index, ident)) + _printed_plain(index, ident)
+        if kind == "gap":  # the same mark as the site's gap marker: the reader meets a gap here
+            return "▲\u00a0" + (label or index.name(target))
+        return label or index.name(target)
+
+    text = REFERENCE.sub(replace, fold_echoes(text, index))
+    return re.sub(r"\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)", "", text)
+
+
+def _printed_plain(index: Index, ref: str) -> str:
+    found = outcomes.printed_value(index, ref)
+    if found is None:
+        return ""
+    printed, chain = found
+    shown = values.shown(printed) if printed is not None else "—"
+    return f" (the rulebook prints {shown}; {', '.join(f'erratum {e.id}' for e in chain)})"
