@@ -30,6 +30,7 @@ from .render.notfound import write_404
 from .render.search import write_search
 from .render.site import render_site
 from .schema import write_schema
+from .render import gate
 from .render.webapp import write_webapp
 
 TEMPLATES = templates()
@@ -199,7 +200,7 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
                    and record.get("frame") == inputs["frame"])
     with progress.step(f"{engine} build"):
         if not current:
-            _build_site(engine, config, site, [c.game for c in checked], incremental=incremental)
+            _build_site(engine, config, site, [c.game for c in checked], incremental=incremental, cache=cache)
     if not current:
         _remember_site(work, site, inputs)
     if not quiet:
@@ -235,7 +236,8 @@ def finish_site(site: Path, games: list, webapp: bool = True) -> None:
         write_webapp(site, games)
 
 
-def _build_site(engine: str, config: Path, site: Path, games: list, incremental: bool = False) -> None:
+def _build_site(engine: str, config: Path, site: Path, games: list, incremental: bool = False,
+                cache: Path | None = None) -> None:
     """The engine's site, built in a staging folder that then replaces `site`. Incremental: the
     staging folder starts as a copy of `site` (modification times kept) and the engine rebuilds
     only the pages whose Markdown is newer than their HTML: MkDocs' "dirty" build, which
@@ -255,6 +257,7 @@ def _build_site(engine: str, config: Path, site: Path, games: list, incremental:
         else:
             ENGINES[engine](config, staging)
         finish_site(staging, games)
+        gate.check_site(staging, games, cache)  # what was built, judged as readers get it, before it is published
         make_readable(staging)
         _swap(staging, site)
     except BaseException:

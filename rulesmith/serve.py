@@ -36,6 +36,7 @@ else:
     from watchdog.observers import Observer
 
 from .build import finish_site, flowcharts, render_docs
+from .render import gate
 from .engines import DirtyNotice
 from .mkdocs_config import write_config
 from .problems import BuildError, ContentError, UsageError
@@ -87,6 +88,7 @@ class Preview:
             full = state != self.built
             mkdocs_build(config, serve_url=self.url, dirty=not full)
             finish_site(self.site, [c.game for c in checked], webapp=False)
+            gate.check_site(self.site, [c.game for c in checked], self.project.cache)  # as `build` does
             # Only now: after a failed build following a change of navigation, the next one is
             # full again. After a failed dirty build, the pages it missed are still older than
             # their Markdown, so the next dirty build catches up.
