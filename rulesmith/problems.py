@@ -28,8 +28,10 @@ class Problem:
     hint: str = ""
 
     def __str__(self) -> str:
+        """One line, whatever a quoted value holds: a line break or tab in it is shown as \\n, \\t."""
         text = f"{self.file}:{self.line}:{self.column}: {self.message}"
-        return printable(f"{text} ({self.hint})" if self.hint else text)
+        text = f"{text} ({self.hint})" if self.hint else text
+        return printable(text.replace("\n", "\\n").replace("\t", "\\t"))
 
 
 @dataclass

@@ -58,6 +58,16 @@ PAYLOADS = {
     "attribute list": "Z {: onclick=\"alert(108)\" }",
     "script end": "</script><svg onload=alert(109)>",
     "entity-encoded tag": "&lt;img src=x onerror=alert(110)&gt;",
+    # A link that one reading of the text makes a code block and another a live link (issue 34):
+    # each text is converted once, alone, and placed as that HTML, so every output reads it alike.
+    "indented javascript link": "    [The bot draws a card.](javascript:alert(111))",
+    "tab-indented javascript link": "\t[The bot draws a card.](javascript:alert(112))",
+    "javascript link after a newline": "Draw a card.\n    [Then this.](javascript:alert(113))",
+    "javascript link in a list": "- Draw a card.\n\n    [Then this.](javascript:alert(114))",
+    "javascript link in a quote": "> [Then this.](javascript:alert(115))",
+    "javascript link in an admonition": "!!! note\n    [Then this.](javascript:alert(116))",
+    "indented javascript definition": "[Then this.][r]\n\n   [r]: javascript:alert(117)",
+    "javascript link in a table": "| a |\n|---|\n| [Then this.](javascript:alert(118)) |",
 }
 MARKER = {name: re.search(r"alert\(\d+\)|PHNjcmlwdD5hbGVydCgxMDIp", text).group(0) for name, text in PAYLOADS.items()}
 
@@ -198,7 +208,10 @@ def own_lines(source, slot: Slot, payload: str) -> set[int]:
     path = slot.path
     inner = {"list": [path + (0,)], "key": [path + (PAYLOADS[payload],)],
              "wrapped-value": [path + ("value",)], "wrapped-note": [path + ("note",)]}.get(slot.how, [])
-    return {table[place][0] for place in [path, *inner] for table in (source.keys, source.values) if place in table}
+    starts = {table[place][0] for place in [path, *inner] for table in (source.keys, source.values) if place in table}
+    # a payload of several lines may be written as a block, one line below its key: each of its lines
+    spread = 2 * PAYLOADS[payload].count("\n") + 1 if "\n" in PAYLOADS[payload] else 0  # quoted: a blank line each
+    return {line + extra for line in starts for extra in range(spread + 1)}
 
 
 def item_lines(source, slot: Slot) -> set[int]:
@@ -404,6 +417,25 @@ def test_accepted_payloads_are_inert_in_the_search_indexes(accepted_build):
                 seen |= any(MARKER[p] in doc[key] for ps in accepted.values() for p in ps)
                 assert not live_markup_problems(parse(doc[key])), (doc["location"], key, doc[key][:200])
     assert seen, "no accepted payload reached the search index"
+
+
+@pytest.mark.pdf  # builds the site with its PDFs
+def test_every_script_filled_in_from_accepted_payloads_parses_as_it_was_written(accepted_build):
+    """The search indexes, the offline workers and the web app files: JavaScript that Node reads as
+    a program (no payload ended a string and began code), JSON that parses."""
+    import shutil
+    import subprocess
+
+    site, _ = accepted_build
+    node = shutil.which("node")
+    assert node, "node is needed to read the filled-in scripts (scripts/setup --test installs it)"
+    scripts = sorted(site.glob("search/*.js")) + sorted(site.glob("*/sw.js"))
+    assert len(scripts) >= 3, scripts
+    for path in scripts:
+        run = subprocess.run([node, "--check", str(path)], capture_output=True, text=True)
+        assert run.returncode == 0, (path.name, run.stderr[-500:])
+    for path in sorted(site.rglob("*.webmanifest")):
+        json.loads(path.read_text(encoding="utf-8"))
 
 
 @pytest.mark.pdf  # builds the site with its PDFs
