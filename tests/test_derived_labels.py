@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from rulesmith.text.escape import markdown_inline as escape_inline
+from rulesmith.text.placed import unplaced
 from rulesmith.render import layout
 from rulesmith.render.site import render_site
 
@@ -15,9 +16,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def real_pages(shipped_games):
-    """Every page of the shipped games, rendered (site tier: conftest.FIXTURE_TIERS)."""
+    """Every page of the shipped games, rendered (site tier: conftest.FIXTURE_TIERS), with the HTML
+    of content texts in place (text/placed.py)."""
     checked = list(shipped_games.values())
-    return checked, {p.path: p.text for p in render_site(checked, []).pages}
+    return checked, {p.path: unplaced(p.text) for p in render_site(checked, []).pages}
 
 
 def test_kind_pages_say_the_count_and_the_plural_as_the_data_gives_them(real_pages):
@@ -147,7 +149,7 @@ def test_a_gap_the_text_links_is_not_marked_again_after_it(real_pages):
     deep_state = next(c for c in checked if c.game.id == "deep-state")
     alliances = pages[layout.kind_page("deep-state", "alliance")]
     fields = [line for line in alliances.splitlines() if line.startswith("- **Mark on the card:**")]
-    assert fields and all(line.count("gaps.md#module-marks") == 1 for line in fields)
+    assert fields and all(line.count("gaps.html#module-marks") == 1 for line in fields)
     from rulesmith.render.flowchart import numbering
 
     procedure = next(p for p in deep_state.game.procedures if p.id == "falcon-secret-operation-choice")
@@ -155,7 +157,7 @@ def test_a_gap_the_text_links_is_not_marked_again_after_it(real_pages):
     number = numbering(procedure)["try-blackout"]
     choice = pages[layout.procedure_page("deep-state", procedure.id)]
     steps = [line for line in choice.splitlines() if line.startswith(f"{number}. ")]
-    assert len(steps) == 1 and steps[0].count("gaps.md#falcon-secret-operation-order") == 1
+    assert len(steps) == 1 and steps[0].count("gaps.html#falcon-secret-operation-order") == 1
 
 
 def test_a_search_excerpt_ends_a_boxs_title_as_a_sentence():

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from rulesmith.text.placed import unplaced
+
 from conftest import GAMES
 
 from rulesmith import cli
@@ -405,22 +407,22 @@ def test_site_marks_the_changed_entity_and_lists_the_erratum(capsys, content, tm
     assert add(capsys, content, "alpha", "dice", "rows.2.extra", "4", "--date", "2026-03-02")[0] == 0
     build_site(content, tmp_path)
     docs = tmp_path / "work" / "docs"
-    card = (docs / "alpha" / "kinds" / "card.md").read_text()
+    card = unplaced((docs / "alpha" / "kinds" / "card.md").read_text())
     interpol = card.split("## Interpol {#interpol}")[1].split("\n## ")[0]
     assert "- **Cost:** 4" in interpol
     assert '!!! info "Changed by erratum e1 (2026-03-01)"\n    Cost: was *3*, now **4**.' in interpol
     assert "The FAQ corrects the cost to 4." in interpol
     assert "Changed by erratum" not in card.split("## Embassy")[1]
-    tables = (docs / "alpha" / "tables.md").read_text()
+    tables = unplaced((docs / "alpha" / "tables.md").read_text())
     assert '!!! info "Changed by erratum e2 (2026-03-02)"\n    row 2, Extra dice: was *3*, now **4**.' in tables
-    changelog = (docs / "alpha" / "changelog.md").read_text()
+    changelog = unplaced((docs / "alpha" / "changelog.md").read_text())
     assert changelog.index("· e2 {#erratum-e2}") < changelog.index("· e1 {#erratum-e1}")  # newest first
     assert "**[Interpol](kinds/card.md#interpol)**, Cost: <del>3</del> → **4**" in changelog
     assert "([link](https://example.org/faq))" in changelog
-    site_changelog = (docs / "changelog.md").read_text()
+    site_changelog = unplaced((docs / "changelog.md").read_text())
     assert "[e1](alpha/changelog.md#erratum-e1): [Interpol](alpha/kinds/card.md#interpol), Cost: 3 → 4" in site_changelog
     assert "[e1](beta/changelog.md#erratum-e1)" in site_changelog
-    assert "latest erratum e2 of 2026-03-02" in (docs / "alpha" / "index.md").read_text()
+    assert "latest erratum e2 of 2026-03-02" in unplaced((docs / "alpha" / "index.md").read_text())
     html = (tmp_path / "site" / "alpha" / "kinds" / "card.html").read_text()
     assert "Changed by erratum e1 (2026-03-01)" in html and "admonition info" in html
 
@@ -597,9 +599,9 @@ def test_an_erratum_on_the_real_content(capsys, tmp_path, game_id):
     assert [n for n, (a, b) in enumerate(zip(before, after, strict=False)) if a != b] == [entity.where("fields", spec.id)[1] - 1]
     assert len(before) == len(after)
     build_site(copy, tmp_path)
-    page = (tmp_path / "work" / "docs" / game_id / "kinds" / f"{entity.kind}.md").read_text()
+    page = unplaced((tmp_path / "work" / "docs" / game_id / "kinds" / f"{entity.kind}.md").read_text())
     assert "Changed by erratum test-erratum" in page
-    assert "· test-erratum {#erratum-test-erratum}" in (tmp_path / "work" / "docs" / game_id / "changelog.md").read_text()
+    assert "· test-erratum {#erratum-test-erratum}" in unplaced((tmp_path / "work" / "docs" / game_id / "changelog.md").read_text())
     [checked] = check_content(copy)
     # an aid not stamped with the erratum is byte for byte the same (condensed wording included)
     if "test-erratum" not in [e.id for e in stamp.errata_in(checked, kind("rules-summary"))]:

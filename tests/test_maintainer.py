@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from rulesmith.text.placed import unplaced
+
 from reader_text import search_entries, search_holds
 
 from rulesmith import cli
@@ -47,7 +49,7 @@ def erratum(capsys, content, target, field, value, date="2026-11-01"):
 
 def examples_page(content: Path, tmp: Path) -> str:
     build(content, tmp / "site", pdfs=False, quiet=True, work=tmp / "work", cache=tmp / "cache", site_url=SITE)
-    return (tmp / "work" / "docs" / "statecraft" / "examples.md").read_text()
+    return unplaced((tmp / "work" / "docs" / "statecraft" / "examples.md").read_text())
 
 
 def example(page: str, example_id: str) -> str:
@@ -73,9 +75,10 @@ def test_nigerias_conflict_threshold_corrected_in_one_command(capsys, content, t
     assert (f"The rulebook prints **5**. With erratum [e1](changelog.md#erratum-e1) (Nigeria, Conflict threshold "
             f"(D3): {value}), this is now **{china}**") in example(page, "nigeria-conflict-china-dice")
     # prose that shows the value says both numbers, on the site and on paper
-    assert f"CT {value} (the rulebook prints 3; [erratum e1](changelog.md#erratum-e1))" in example(page, "nigeria-extra-dice")
-    card = (tmp_path / "work" / "docs" / "statecraft" / "kinds" / "country.md").read_text()
-    assert f"CT {value} (the rulebook prints 3; [erratum e1](../changelog.md#erratum-e1))" in card
+    assert f'CT {value} (the rulebook prints 3; <a href="changelog.html#erratum-e1">erratum e1</a>)' in \
+        example(page, "nigeria-extra-dice")
+    card = unplaced((tmp_path / "work" / "docs" / "statecraft" / "kinds" / "country.md").read_text())
+    assert f'CT {value} (the rulebook prints 3; <a href="../changelog.html#erratum-e1">erratum e1</a>)' in card
     assert f"CT {value} (the rulebook prints 3; erratum e1)" in aid(content, "card-reference", tmp_path)
     # an example the erratum does not touch still says it works out as printed
     assert "Works out to **2**, as printed" in example(page, "nigeria-conflict-china-roll")
@@ -139,14 +142,14 @@ def test_a_ruling_and_a_superseding_ruling_everywhere_readers_look(capsys, conte
     build(content, tmp_path / "site", pdfs=False, quiet=True, work=tmp_path / "work", cache=tmp_path / "cache",
           site_url=SITE)
     docs = tmp_path / "work" / "docs"
-    nigeria = (docs / "statecraft" / "kinds" / "country.md").read_text().split("{#nigeria}")[1].split("\n## ")[0]
+    nigeria = unplaced((docs / "statecraft" / "kinds" / "country.md").read_text()).split("{#nigeria}")[1].split("\n## ")[0]
     assert '!!! question "Ruling r2 (2026-11-02)"' in nigeria and "No: only the powers do." in nigeria
     assert '??? note "Ruling r1 (2026-10-01), superseded"' in nigeria
     assert "[The designer on the forum](https://example.org/forum/42)" in nigeria
     assert '??? abstract "History (2)"' in nigeria
-    changelog = (docs / "statecraft" / "changelog.md").read_text()
+    changelog = unplaced((docs / "statecraft" / "changelog.md").read_text())
     assert changelog.index("## 2026-11-02 · ruling r2") < changelog.index("## 2026-10-01 · ruling r1")
-    assert "[ruling r2](statecraft/changelog.md#ruling-r2)" in (docs / "changelog.md").read_text()
+    assert "[ruling r2](statecraft/changelog.md#ruling-r2)" in unplaced((docs / "changelog.md").read_text())
     assert any(search_holds(d, "No: only the powers do.") and d["location"].startswith("statecraft/kinds/country.html")
                for d in search_entries(tmp_path / "site"))
     code, out, _ = run(capsys, content, "diff", "HEAD")

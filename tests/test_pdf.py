@@ -462,13 +462,21 @@ def test_fetcher_error_names_the_content_file_that_asked():
     assert str(refused.value.problem).startswith("content/g/rules/a.yaml:7:12:")
 
 
-def test_hostile_content_fails_the_build_naming_the_file(built, tmp_path):
+def test_hostile_content_fails_the_build_naming_the_file(built, tmp_path, monkeypatch):
+    """A tracking pixel is refused by the check; and were the check and the sanitizer both
+    switched off, the aids' sandboxed fetcher still refuses it, naming the file."""
+    from rulesmith.text import html as text_html
+
     shutil.copytree(FIXTURE / "tiny", tmp_path / "content" / "tiny")
     yaml = tmp_path / "content" / "tiny" / "game.yaml"
     yaml.write_text(yaml.read_text().replace(
         'body: "Play the [[card:ace]] to win."',
         'body: "Play the [[card:ace]] to win. ![map](https://tracker.invalid/pixel.png)"'))
-    checked = check_content(tmp_path / "content")  # https links pass the content check
+    with pytest.raises(ContentError, match="tracker.invalid/pixel.png"):
+        check_content(tmp_path / "content")
+    monkeypatch.setattr(text_html, "judge", lambda _text: [])
+    monkeypatch.setattr(text_html, "sanitize", lambda html: html)
+    checked = check_content(tmp_path / "content")
     with pytest.raises(pdf.AidError) as failed:
         pdf.build_aids(checked, tmp_path / "cache")
     message = str(failed.value)
@@ -607,6 +615,7 @@ def test_a_step_does_not_repeat_the_marker_of_a_gap_its_own_words_name():
     from rulesmith import affects
     from rulesmith.render.aids.context import AidContext
     from rulesmith.render.site import PageContext
+    from rulesmith.text.placed import unplaced
 
     found = 0
     for item in check_content(ROOT / "content"):
@@ -619,7 +628,8 @@ def test_a_step_does_not_repeat_the_marker_of_a_gap_its_own_words_name():
             named = f"[[gap:{gap.id}]" in (node.text or "")
             assert (gap.title in html.unescape(aid.step_gaps(procedure, node))) is not named, (procedure.id, node.id)
             # the site's steps do the same: the reader meets the gap in the step's words there too
-            assert (gap.title in html.unescape(site.step_gaps(procedure, node))) is not named, (procedure.id, node.id)
+            assert (gap.title in html.unescape(unplaced(site.step_gaps(procedure, node)))) is not named, \
+                (procedure.id, node.id)
             found += named
     assert found, "no step of the games names a gap that affects it: the test tests nothing"
 

@@ -183,6 +183,15 @@ def _target(data: dict, slot: Slot):
     return target
 
 
+def joined(values: list) -> str:
+    """Several payloads in one text, each read as it is read alone: a payload that depends on where
+    its line starts (indented, after a line break) stands after a thematic break, which ends any
+    list, quote or paragraph before it."""
+    if any("\n" in v or v[:1].isspace() for v in values):
+        return "\n\n---\n\n".join(values)
+    return " ".join(values)
+
+
 def inject(data: dict, slot: Slot, values: list) -> None:
     """Put the payloads (one, or every one a slot accepted) in the slot."""
     target, last = _target(data, slot), slot.path[-1]
@@ -195,11 +204,11 @@ def inject(data: dict, slot: Slot, values: list) -> None:
         rest = dict(list(existing.items())[1:])
         target[last] = {**{v: copy.deepcopy(sample) for v in values}, **rest}
     elif slot.how == "wrapped-value":
-        target[last] = {"status": "unverified", "value": " ".join(values), "note": "Doubtful."}
+        target[last] = {"status": "unverified", "value": joined(values), "note": "Doubtful."}
     elif slot.how == "wrapped-note":
-        target[last] = {"status": "unverified", "value": fieldtypes.plain(target[last]), "note": " ".join(values)}
+        target[last] = {"status": "unverified", "value": fieldtypes.plain(target[last]), "note": joined(values)}
     else:
-        target[last] = " ".join(values)
+        target[last] = joined(values)
 
 
 def own_lines(source, slot: Slot, payload: str) -> set[int]:

@@ -63,24 +63,31 @@ class Finding:
 # ---- the theme's own inline scripts
 
 _TEMPLATE_SCRIPT = re.compile(r"<script(?: id=\"[a-z-]+\")?>(.*?)</script>", re.S)
-# Material's inline scripts, in the pinned version's templates (the palette's is ours).
-MATERIAL_SCRIPTS = ("partials/javascripts/base.html", "partials/javascripts/content.html")
+# The engines' themes: their inline scripts are in these partials of their templates.
+THEMES = ("material", "zensical")
+
+
+def _theme_sources() -> list[Path]:
+    import importlib.util
+
+    found = []
+    for name in THEMES:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin:
+            found += sorted((Path(spec.origin).parent / "templates" / "partials" / "javascripts").glob("*.html"))
+    return found + sorted((templates() / "theme").rglob("*.html"))
 
 
 @lru_cache(maxsize=1)
 def known_scripts() -> tuple[re.Pattern, ...]:
     """Every inline script the theme may write, as a pattern: its text as in its template, each
-    `{{ … }}` a quoted value without quotes, angle brackets or backslashes."""
-    import material
-
+    `{{ … }}` a value without quotes, angle brackets or backslashes (an address), `{% … %}` gone."""
     from .notfound import BASE_SCRIPT
 
-    sources = [Path(material.__file__).parent / "templates" / name for name in MATERIAL_SCRIPTS]
-    sources += sorted((templates() / "theme").rglob("*.html"))
-    bodies = [m.group(1) for path in sources for m in _TEMPLATE_SCRIPT.finditer(path.read_text(encoding="utf-8"))]
+    bodies = [m.group(1) for path in _theme_sources() for m in _TEMPLATE_SCRIPT.finditer(path.read_text(encoding="utf-8"))]
     patterns = []
     for body in bodies:
-        parts = re.split(r"\{\{.*?\}\}", body)
+        parts = re.split(r"\{\{.*?\}\}", re.sub(r"\{%.*?%\}", "", body, flags=re.S), flags=re.S)
         patterns.append(re.compile(r"[^\"'<>\\]*".join(map(re.escape, parts)), re.S))
     # the 404 page's: the site's root as a JSON string (notfound.portable)
     parts = _TEMPLATE_SCRIPT.match(BASE_SCRIPT).group(1).split("{root}")  # type: ignore[union-attr]
@@ -198,8 +205,14 @@ def _link_findings(site: Path, pages: dict[str, _Read]) -> list[Finding]:
     for name, page in pages.items():
         for address in page.links:
             parts = urlsplit(address)
-            target = posixpath.normpath(posixpath.join(posixpath.dirname(name), unquote(parts.path))) \
-                if parts.path else name
+            path = unquote(parts.path)
+            if path.startswith("/"):  # from the host's root: the site's, or the address's path under which it is hosted
+                segments = path.lstrip("/").split("/")
+                path = next(("/".join(segments[n:]) for n in range(len(segments))
+                             if (site / "/".join(segments[n:])).exists()), path.lstrip("/"))
+                target = posixpath.normpath(path) if path else "index.html"
+            else:
+                target = posixpath.normpath(posixpath.join(posixpath.dirname(name), path)) if path else name
             if target.startswith("../") or target == "..":
                 found.append(Finding(name, f"a link out of the site: {address}", address))
                 continue
