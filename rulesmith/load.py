@@ -330,7 +330,8 @@ class _EventReader:
             try:
                 return self.constructors[tag](self.loader, node)
             except (ValueError, yaml.YAMLError) as error:
-                self.problems.add(where, f"invalid value {event.value!r}: {error}",
+                shown = event.value if len(event.value) <= 40 else event.value[:39] + "…"
+                self.problems.add(where, f"invalid value {shown!r}: {error}",
                                   "quote it if it is meant as text; dates are written YYYY-MM-DD")
                 return None
         if kind is yaml.SequenceStartEvent:
