@@ -11,6 +11,7 @@ computes the table answers the walker shows, so the browser never looks anything
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 
 from . import model
@@ -19,13 +20,17 @@ from .game import Game
 from .problems import Problems, nearest
 
 NEXT = "next"
+# A table read's answer for every combination of what it reads by (states, a roll) goes into the
+# page for the walker: no more than a page can hold.
+MAX_READ_ANSWERS = 1000
 
 
 def state_values(var: model.StateVar) -> list[str]:
-    """The values a state can take, as the walker and the address write them (strings)."""
+    """The values a state can take, as the walker and the address write them (strings); none
+    for a state the check refuses (no range, or more values than a page shows)."""
     if var.type == "enum":
-        return [v.id for v in var.values]
-    if var.min is None or var.max is None or var.max < var.min:
+        return [v.id for v in var.values][:model.MAX_STATE_VALUES]
+    if var.min is None or var.max is None or not 0 <= var.max - var.min < model.MAX_STATE_VALUES:
         return []
     return [str(n) for n in range(var.min, var.max + 1)]
 
@@ -92,10 +97,11 @@ def check_bot(game: Game, problems: Problems) -> None:
                 problems.add(part.where("only", key=True), f"turn part {n + 1}: unknown bot state '{state_id}'",
                              nearest(state_id, states) or "declare it under bot: state:")
                 continue
+            values = state_values(var)  # none: the state itself is refused (_check_state)
             for i, value in enumerate(allowed):
-                if str(value) not in state_values(var):
+                if values and str(value) not in values:
                     problems.add(part.where("only", state_id, i), f"turn part {n + 1}: '{value}' is not a value of {var.name}",
-                                 nearest(str(value), state_values(var)) or "values: " + ", ".join(state_values(var)))
+                                 nearest(str(value), values) or "values: " + ", ".join(values))
     for change in bot.turn.after:
         _check_change(change, states, problems)
 
@@ -295,9 +301,19 @@ def _check_state(bot: model.Bot, problems: Problems) -> None:
                              "list them: values: [{id: easy, name: Easy}, …]")
             if len(set(ids)) != len(ids):
                 problems.add(var.where("values"), f"bot state '{var.id}' lists a value twice", "remove the repeat")
+            if len(ids) > model.MAX_STATE_VALUES:
+                problems.add(var.where("values"), f"bot state '{var.id}' has {len(ids)} values; a page shows at "
+                             f"most {model.MAX_STATE_VALUES}", "keep the values the rules tell apart")
+                continue
         elif var.min is None or var.max is None or var.max < var.min:
             problems.add(var.where(), f"bot state '{var.id}' is an integer without a range",
                          "give min: and max: (max not below min)")
+            continue
+        elif var.max - var.min >= model.MAX_STATE_VALUES:
+            problems.add(var.where("max"), f"bot state '{var.id}' has {var.max - var.min + 1:,} values; a page "
+                         f"shows at most {model.MAX_STATE_VALUES}", f"the player picks the value from a list: give min: "
+                         f"and max: at most {model.MAX_STATE_VALUES - 1} apart, or an enum of the values the rules tell apart")
+            continue
         if var.initial is not None and str(var.initial) not in state_values(var):
             problems.add(var.where("initial"), f"bot state '{var.id}': initial '{var.initial}' is not one of its values",
                          nearest(str(var.initial), state_values(var)) or "values: " + ", ".join(state_values(var)))
@@ -309,9 +325,10 @@ def _check_change(change: model.Change, states: dict[str, model.StateVar], probl
         problems.add(change.where("state"), f"unknown bot state '{change.state}'",
                      nearest(change.state, states) or "declare it under bot: state:")
         return
-    if str(change.to) != NEXT and str(change.to) not in state_values(var):
+    values = state_values(var)  # none: the state itself is refused (_check_state)
+    if str(change.to) != NEXT and values and str(change.to) not in values:
         problems.add(change.where("to"), f"'{change.to}' is not a value of {var.name}",
-                     "write next, or one of: " + ", ".join(state_values(var)))
+                     "write next, or one of: " + ", ".join(values))
     if change.carry is not None and (change.carry not in states or change.carry == change.state):
         problems.add(change.where("carry"), f"carry: unknown bot state '{change.carry}'",
                      nearest(change.carry, [s for s in states if s != change.state]) or "name another bot state")
@@ -384,6 +401,12 @@ def _check_read(node: model.Node, states, tables, problems: Problems) -> None:
         problems.add(read.where("find"), f"node '{node.id}' finds its roll but rolls nothing",
                      "add roll: {dice: 1, sides: 6} to this node")
         return
+    count = math.prod(len(values) for values in _read_choices(node, states).values())
+    if count > MAX_READ_ANSWERS:
+        problems.add(read.where(), f"node '{node.id}' reads table '{table.id}' by {count:,} combinations of "
+                     f"{' and '.join(read_inputs(node))}; a page holds at most {MAX_READ_ANSWERS:,} answers",
+                     "read it by fewer states, by states with fewer values, or by a smaller roll")
+        return
     for case in read_cases(node, states):
         try:
             lookup(table, node, case)
@@ -412,17 +435,22 @@ def roll_faces(roll: model.Roll) -> list[str]:
     return [str(n) for n in range(roll.dice, roll.dice * roll.sides + 1)]
 
 
-def read_cases(node: model.Node, states: dict[str, model.StateVar]) -> list[dict[str, str]]:
-    """Every combination of the inputs a read depends on."""
-    inputs = read_inputs(node)
-    choices = []
-    for name in inputs:
+def _read_choices(node: model.Node, states: dict[str, model.StateVar]) -> dict[str, list[str]]:
+    """Each input a read depends on, with the values it can take."""
+    choices = {}
+    for name in read_inputs(node):
         if name == "roll":
             assert node.roll is not None
-            choices.append(roll_faces(node.roll))
+            choices[name] = roll_faces(node.roll)
         else:
-            choices.append(state_values(states[name]))
-    return [dict(zip(inputs, combination, strict=True)) for combination in itertools.product(*choices)]
+            choices[name] = state_values(states[name])
+    return choices
+
+
+def read_cases(node: model.Node, states: dict[str, model.StateVar]) -> list[dict[str, str]]:
+    """Every combination of the inputs a read depends on."""
+    choices = _read_choices(node, states)
+    return [dict(zip(choices, combination, strict=True)) for combination in itertools.product(*choices.values())]
 
 
 def _resolve(ref: str, case: dict[str, str]) -> str:
