@@ -264,6 +264,65 @@ def test_named_pipe_is_not_read(tmp_path, fixture_site):
             tmp_path, fixture_site)
 
 
+def check_refuses(content: Path, expected: list[dict]) -> None:
+    """`rulesmith check` (limited to 1 GiB and 60 s of CPU) refuses `content` with exactly `expected`."""
+    assert_refused(run_rulesmith("check", cwd=content), expected, "check")
+
+
+# Content made to be slow (issue 34): each was minutes of quadratic work, far past run_rulesmith's
+# 60 s of CPU, and is now linear or n log n; each holds one mistake, found at its place.
+# benchmarks/pathological.py prints the times.
+
+def test_80000_range_keys_are_checked_for_overlaps_in_n_log_n(tmp_path):
+    rows = "".join(f'      - ["{i}"]\n' for i in range(1, 80_001))
+    content = make_game(tmp_path / "content", **{"tables.yaml": "tables:\n  - id: big\n    title: Big\n    columns:\n"
+                        "      - {id: key, title: Key, type: range}\n    rows:\n" + rows + '      - ["5-6"]\n'})
+    check_refuses(content, [{"file": "demo/tables.yaml", "line": 80_007, "column": 10,
+                             "message": "table 'big': range '5-6' overlaps range '5'"}])
+
+
+def test_a_chain_of_6000_calls_is_followed_in_linear_time(tmp_path):
+    def procedure(name: str, calls: str | None) -> str:
+        call = f", call: {{procedure: {calls}}}" if calls else ""
+        return (f"  - id: {name}\n    title: {name}\n    start: a\n    nodes:\n"
+                f"      - {{id: a, type: step, text: Act, next: b{call}}}\n      - {{id: b, type: end, text: Done}}\n")
+    chain = "".join(procedure(f"p{i}", f"p{i + 1}" if i < 5_999 else None) for i in range(6_000))
+    content = make_game(tmp_path / "content", **{"procedures.yaml": "procedures:\n" + chain + procedure("again", "again")})
+    check_refuses(content, [{"file": "demo/procedures.yaml", "line": 36_006, "column": 67,
+                             "message": "call chain again → again never ends"}])
+
+
+def test_a_source_map_of_60000_entries_is_checked_for_overlaps_in_n_log_n(tmp_path):
+    def entries(first: int, last: int) -> str:
+        return "source_map:\n" + "".join(f'  - {{source: core, lines: "{n}", not_content: "a line"}}\n'
+                                         for n in range(first, last))
+    content = make_game(tmp_path / "content", **{"map-1.yaml": entries(1, 30_001),  # two files: each under 2 MB
+                                                 "map-2.yaml": entries(30_001, 60_001) + '  - {source: core, lines: "7-8", not_content: "again"}\n'})
+    check_refuses(content, [{"file": "demo/map-2.yaml", "line": 30_002, "column": 27,
+                             "message": "line range 7-8 of core overlaps 7 (mapped at demo/map-1.yaml:8)"}])
+
+
+def test_a_chart_graphviz_cannot_lay_out_in_time_is_a_problem_of_its_procedure(tmp_path, monkeypatch):
+    from conftest import rulesmith_here
+    from rulesmith.render import flowchart
+
+    procedures = textwrap.dedent("""\
+        procedures:
+          - id: slow
+            title: Slow
+            start: a
+            nodes:
+              - {id: a, type: step, text: Act, next: b}
+              - {id: b, type: end, text: Done}
+        """)
+    content = make_game(tmp_path / "content", **{"procedures.yaml": procedures})
+    monkeypatch.setattr(flowchart, "LAYOUT_SECONDS", 0.001)  # what a procedure too large for Graphviz takes
+    run = rulesmith_here("build", "--no-pdf", "--site", str(tmp_path / "site"), "--work", str(tmp_path / "work"), cwd=content)
+    assert_refused(run, [{"file": "demo/procedures.yaml", "line": 5, "column": 5,
+                          "message": "procedure 'slow': Graphviz could not lay its flowchart out in 0.001 s"}], "build")
+    assert not (tmp_path / "site").exists()
+
+
 def test_every_check_of_the_bots_turn_has_a_case():
     """Every problem rulesmith/turn.py reports (its calls, state, decks, table reads, tallies) is
     produced by at least one case of the corpus: its message, with the names filled in, is among
