@@ -27,10 +27,10 @@ from .link import Index, build_index, resolve
 from .load import SourceFile, display_path
 from .yamledit import EditError, append_record, flow_scalar, replace_scalar  # noqa: F401 (flow_scalar: tests)
 from .problems import RESULTS, Problem, Problems, RulesmithError, nearest
+from .project import game_folders
 
 SOURCE_KINDS = typing.get_args(model.ErratumSource.model_fields["kind"].annotation)
 LIST_TYPES = ("ref-list", "text-list", "string-list", "integer-list")
-ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
 class ErrataError(RulesmithError):
@@ -149,6 +149,24 @@ def _show(value) -> str:
 
 # ---------------------------------------------------------------- applying an erratum
 
+def game_folder(content_dir: Path, game_id: str, error: type[ErrataError] = ErrataError) -> Path:
+    """The folder of the game a command names (an id: never a path); else `error`, naming the games."""
+    def has_game_yaml(folder: Path) -> bool:
+        try:
+            return (folder / "game.yaml").is_file()
+        except OSError:  # unreadable: the check says so
+            return False
+
+    if model.id_problem(game_id) is None and has_game_yaml(content_dir / game_id):
+        return content_dir / game_id
+    try:
+        games = sorted(p.name for p in game_folders(content_dir) if has_game_yaml(p))
+    except OSError:
+        games = []
+    raise error(f"no game '{game_id}' in {content_dir}",
+                hint=nearest(game_id, games) or f"games: {', '.join(games) or 'none'}")
+
+
 def check_one_game(content_dir: Path, folder: Path, today: datetime.date | None = None
                    ) -> tuple[Game | None, Index | None, Problems]:
     """load → model → link → check for one game folder (other games cannot be affected by it)."""
@@ -177,12 +195,7 @@ def add_erratum(content_dir: Path, game_id: str, target: str, field: str, new_va
     if not note.strip() or not description.strip():
         raise ErrataError("--note and --description must say something",
                           hint="--description names the source, --note says what changed and why")
-    folder = content_dir / game_id
-    if not (folder / "game.yaml").is_file():
-        games = [p.name for p in content_dir.iterdir() if (p / "game.yaml").is_file()] if content_dir.is_dir() else []
-        raise ErrataError(f"no game '{game_id}' in {content_dir}"
-                          + (f" ({nearest(game_id, games)})" if nearest(game_id, games) else
-                             f" (games: {', '.join(sorted(games)) or 'none'})"))
+    folder = game_folder(content_dir, game_id)
     game, index, before = check_one_game(content_dir, folder, today)
     if game is None or index is None:
         raise ErrataError(f"game '{game_id}' does not load; fix these first", before.sorted())
@@ -196,8 +209,9 @@ def add_erratum(content_dir: Path, game_id: str, target: str, field: str, new_va
     if erratum_id is None:
         numbers = [int(m.group(1)) for e in game.errata if (m := re.fullmatch(r"e(\d+)", e.id))]
         erratum_id = f"e{max(numbers, default=0) + 1}"
-    elif not ID.fullmatch(erratum_id):
-        raise ErrataError(f"--id '{erratum_id}' is not a valid id (lower-case kebab-case, e.g. e3 or faq-2-cost)")
+    elif model.id_problem(erratum_id):
+        raise ErrataError(f"--id '{erratum_id}' {model.id_problem(erratum_id)} (an id is lower-case kebab-case, "
+                          "e.g. e3 or faq-2-cost)")
     for existing in game.errata:
         if existing.id == erratum_id:
             file, line, column = existing.where("id")

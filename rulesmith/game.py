@@ -311,6 +311,12 @@ def _report(source: SourceFile, item: ErrorDetails, problems: Problems) -> None:
     elif kind == "string_pattern_mismatch":
         problems.add(source.where(loc), f"'{value}' is not a valid id for '{name}'",
                      "ids are lower-case kebab-case, e.g. 'world-bank'")
+    elif kind == "string_too_long":
+        limit = item.get("ctx", {}).get("max_length")
+        text = str(value)
+        problems.add(source.where(loc), f"'{name}' is {len(text)} characters long, at most {limit}: "
+                     f"'{text[:30]}…'",
+                     "ids are short names in lower-case kebab-case, e.g. 'world-bank'")
     elif kind == "literal_error":
         expected = item.get("ctx", {}).get("expected", "")
         choices = [c.strip(" '") for c in expected.replace(" or ", ",").split(",")]

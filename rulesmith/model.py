@@ -18,9 +18,19 @@ from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr,
                       WithJsonSchema, model_validator)
 
 from . import tablerules
+from .fieldtypes import ID_PATTERN, MAX_ID_LENGTH
 
-Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
-FieldId = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$")]
+Id = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=MAX_ID_LENGTH)]
+FieldId = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=MAX_ID_LENGTH)]
+
+
+def id_problem(text: str) -> str | None:
+    """What makes `text` no id (None: it is one): the rule of `Id`, for ids given to a command."""
+    if len(text) > MAX_ID_LENGTH:
+        return f"is {len(text)} characters long; an id has at most {MAX_ID_LENGTH}"
+    if not re.fullmatch(ID_PATTERN, text):
+        return "is not lower-case kebab-case"
+    return None
 
 
 class TextFormat:
@@ -470,7 +480,7 @@ class Procedure(Fidelity):
 
 
 class StateValue(Strict):
-    id: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_+-]+$")]
+    id: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_+-]+$", max_length=MAX_ID_LENGTH)]
     name: PlainText
 
 

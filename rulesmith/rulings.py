@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import model
-from .errata import (ID, ErrataError, RefusingParser, _resolve_target, _write, add_source_arguments, check_one_game,
+from .errata import (ErrataError, RefusingParser, _resolve_target, _write, add_source_arguments, check_one_game, game_folder,
                      parse_date)
 from .load import display_path
 from .model import RulingSource
@@ -94,11 +94,7 @@ def add_ruling(content_dir: Path, game_id: str, items: list[str], *, question: s
             raise RulingError(f"{name} must say something", hint="write the question and the answer as given, and name the source")
     if date > today:
         raise RulingError(f"--date {date} is in the future", hint=f"use the date the ruling was published, on or before {today}")
-    folder = content_dir / game_id
-    if not (folder / "game.yaml").is_file():
-        games = [p.name for p in content_dir.iterdir() if (p / "game.yaml").is_file()] if content_dir.is_dir() else []
-        raise RulingError(f"no game '{game_id}' in {content_dir}",
-                          hint=nearest(game_id, games) or f"games: {', '.join(sorted(games)) or 'none'}")
+    folder = game_folder(content_dir, game_id, RulingError)
     game, index, before = check_one_game(content_dir, folder, today)
     if game is None or index is None or before:
         raise RulingError(f"game '{game_id}' does not check clean", before.sorted(),
@@ -114,8 +110,9 @@ def add_ruling(content_dir: Path, game_id: str, items: list[str], *, question: s
     if ruling_id is None:
         numbers = [int(m.group(1)) for r in game.rulings if (m := re.fullmatch(r"r(\d+)", r.id))]
         ruling_id = f"r{max(numbers, default=0) + 1}"
-    elif not ID.fullmatch(ruling_id):
-        raise RulingError(f"--id '{ruling_id}' is not a valid id", hint="lower-case kebab-case, e.g. r3 or faq-2-move")
+    elif model.id_problem(ruling_id):
+        raise RulingError(f"--id '{ruling_id}' {model.id_problem(ruling_id)}",
+                          hint="an id is lower-case kebab-case, e.g. r3 or faq-2-move")
     if ruling_id in existing:
         file, line, column = existing[ruling_id].where("id")
         raise RulingError(f"ruling id '{ruling_id}' already exists at {file}:{line}:{column}", hint="leave --id out for the next free one")
