@@ -53,8 +53,9 @@ def source_lines(game: Game, source_id: str) -> list[str] | None:
     except UnicodeDecodeError as error:
         raise SourceTextError(f"source text '{source.file}' is not UTF-8 (byte {error.start + 1})",
                               "save the rulebook text as UTF-8") from None
-    except OSError:
-        return None
+    except OSError as error:  # there, but not to be read (its permissions): said, never passed over
+        raise SourceTextError(f"cannot read source text '{source.file}': {error.strerror}",
+                              "check that you may read it: its permissions?") from None
 
 
 class SourceTextError(Exception):

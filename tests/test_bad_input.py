@@ -323,6 +323,74 @@ def test_a_chart_graphviz_cannot_lay_out_in_time_is_a_problem_of_its_procedure(t
     assert not (tmp_path / "site").exists()
 
 
+# ---------------------------------------------------------------- what cannot be read
+
+def as_if_unreadable(monkeypatch, *paths: Path) -> None:
+    """Make `paths` unreadable to this process as `chmod 000` would for a user other than root
+    (the tests may run as root, whom chmod does not stop): a file cannot be opened; a folder
+    cannot be listed, and nothing in it can be looked at or opened."""
+    import builtins
+    import errno
+    import io
+
+    shut = {os.path.abspath(p): p.is_dir() for p in paths}
+
+    def refused(path, inside_only: bool) -> bool:
+        """Whether using `path` is refused; `inside_only` (stat): only what lies in a shut folder."""
+        if isinstance(path, int):
+            return False
+        here = os.path.abspath(os.fsdecode(path))
+        return any(here.startswith(p + os.sep) if folder or inside_only else here == p for p, folder in shut.items()) \
+            or not inside_only and here in shut
+
+    def guard(function, inside_only: bool = False):
+        def guarded(path=".", *args, **kwargs):
+            if refused(path, inside_only):
+                raise PermissionError(errno.EACCES, "Permission denied", os.fsdecode(path))
+            return function(path, *args, **kwargs)
+        return guarded
+
+    for module, name, inside_only in ((os, "stat", True), (os, "lstat", True), (os, "scandir", False), (os, "listdir", False),
+                                      (io, "open", False), (builtins, "open", False)):
+        monkeypatch.setattr(module, name, guard(getattr(module, name), inside_only))
+
+
+def test_unreadable_files_and_folders_are_problems_at_their_place(tmp_path, monkeypatch):
+    from conftest import rulesmith_here
+
+    content = make_game(tmp_path / "content", **{
+        "cards.yaml": "entities:\n  - {id: ace, name: Ace, kind: card, text: 'As in [[rule:setup]].'}\n",
+        "secret.yaml": "entities:\n  - {id: two, name: Two, kind: card}\n"})
+    (content / "demo" / "rules").mkdir()
+    (content / "demo" / "rules" / "setup.yaml").write_text("sections:\n  - {id: setup, title: Setup, body: Set up.}\n")
+    make_game(tmp_path / "other")
+    (tmp_path / "other" / "demo").rename(content / "shut")
+    (tmp_path / "rules.txt").write_text("The rulebook.\n")  # game.yaml's source text, beside content/
+    as_if_unreadable(monkeypatch, content / "demo" / "rules", content / "demo" / "secret.yaml", content / "shut",
+                     tmp_path / "rules.txt")
+    expected = [
+        {"file": "demo/game.yaml", "line": 7, "column": 24, "message": "cannot read source text 'rules.txt': Permission denied"},
+        {"file": "demo/rules", "line": 1, "column": 1, "message": "cannot read folder: Permission denied"},
+        {"file": "demo/secret.yaml", "line": 1, "column": 1, "message": "cannot read file: Permission denied"},
+        {"file": "shut", "line": 1, "column": 1, "message": "cannot read folder: Permission denied"},
+        {"file": "demo/cards.yaml", "line": 2, "column": 51,
+         "message": "reference rule:setup may be in demo/rules, demo/secret.yaml, which could not be read"},
+    ]
+    for command in (["check"], ["build", "--no-pdf", "--site", str(tmp_path / "site"), "--work", str(tmp_path / "work")]):
+        assert_refused(rulesmith_here(*command, cwd=content), expected, command[0])
+    assert not (tmp_path / "site").exists()
+
+
+def test_an_unreadable_content_folder_is_an_error(tmp_path, monkeypatch):
+    from conftest import rulesmith_here
+
+    content = make_game(tmp_path / "content")
+    as_if_unreadable(monkeypatch, content)
+    run = rulesmith_here("check", cwd=tmp_path, content="content")
+    assert_refused(run, [{"file": "content", "line": 1, "column": 1, "message": "cannot read folder: Permission denied"}],
+                   "check")
+
+
 def test_every_check_of_the_bots_turn_has_a_case():
     """Every problem rulesmith/turn.py reports (its calls, state, decks, table reads, tallies) is
     produced by at least one case of the corpus: its message, with the names filled in, is among
