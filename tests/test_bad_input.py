@@ -391,6 +391,30 @@ def test_an_unreadable_content_folder_is_an_error(tmp_path, monkeypatch):
                    "check")
 
 
+def test_a_full_disk_during_build_is_an_error_and_leaves_the_previous_site(tmp_path, monkeypatch, fixture_site):
+    """The disk fills up at the build's first byte, a third and two thirds of the way through:
+    each time `error: No space left on device` with a hint, exit 1, the old site as it was."""
+    from conftest import disk_full_after, rulesmith_here
+
+    content = make_game(tmp_path / "content", **{"cards.yaml": "entities:\n  - {id: ace, name: Ace, kind: card}\n"})
+    command = ("build", "--no-pdf", "--site", str(tmp_path / "site"), "--work", str(tmp_path / "work"))
+    with monkeypatch.context() as patched:
+        written = disk_full_after(patched, room=10 ** 12)
+        assert rulesmith_here(*command[:3], str(tmp_path / "counted"), *command[4:], cwd=content).returncode == 0
+    for room in (0, written[0] // 3, written[0] * 2 // 3):
+        shutil.rmtree(tmp_path / "work", ignore_errors=True)
+        shutil.rmtree(tmp_path / "site", ignore_errors=True)
+        shutil.copytree(fixture_site, tmp_path / "site", copy_function=shutil.copy2)
+        before = snapshot(tmp_path / "site")
+        with monkeypatch.context() as patched:
+            disk_full_after(patched, room)
+            run = rulesmith_here(*command, cwd=content)
+        assert run.returncode == 1 and "Traceback" not in run.stderr, (room, run.stderr)
+        assert "error: No space left on device" in run.stderr and "\nhint: the disk is full: make room" in run.stderr
+        assert snapshot(tmp_path / "site") == before, f"the disk full after {room} of {written[0]} bytes changed the site"
+        assert not [p for p in tmp_path.iterdir() if p.name.startswith(".site-")], "a staging folder was left"
+
+
 def test_every_check_of_the_bots_turn_has_a_case():
     """Every problem rulesmith/turn.py reports (its calls, state, decks, table reads, tallies) is
     produced by at least one case of the corpus: its message, with the names filled in, is among
