@@ -12,7 +12,7 @@ The site pages and the aids ask this module which gaps affect what they print an
 gap's marker there (rulesmith/render/site.py PageContext.gaps_at and the templates); the gaps
 page lists every gap with the places it affects; tests/test_gap_markers.py reads the built
 pages and PDFs for every affected place. A status on a field, cell or section is shown where
-that value is printed, and where prose shows it with [[value:…]] (render/markup.py).
+that value is printed, and where prose shows it with [[value:…]] (text/references.py).
 """
 
 from __future__ import annotations

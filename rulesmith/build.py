@@ -24,7 +24,7 @@ from .mkdocs_config import write_config
 from .problems import UsageError
 from .project import project_of_content, templates
 from .render import layout
-from .render.flowchart import render_svg, standalone_svg, to_dot
+from .render.flowchart import procedure_svg, standalone_svg
 from .render.fonts import font_face_css, web_fonts
 from .render.notfound import write_404
 from .render.search import write_search
@@ -121,7 +121,7 @@ def static_files(cache: Path) -> dict[str, bytes]:
 
 
 def flowcharts(checked: list[Checked], cache: Path) -> dict[str, bytes]:
-    return {layout.flowchart_file(c.game.id, p.id): render_svg(to_dot(p, c.index), cache / "flowcharts")
+    return {layout.flowchart_file(c.game.id, p.id): procedure_svg(p, c.index, cache / "flowcharts")
             for c in checked for p in c.game.procedures}
 
 

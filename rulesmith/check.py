@@ -247,6 +247,11 @@ def check_procedures(game: Game, problems: Problems) -> None:
             if node.id in nodes:
                 problems.add(node.where("id"), f"duplicate node id '{node.id}' in procedure '{procedure.id}'", "rename one")
             nodes.setdefault(node.id, node)
+        if len(procedure.nodes) > model.MAX_PROCEDURE_NODES:
+            problems.add(procedure.where("nodes", key=True), f"procedure '{procedure.id}' has {len(procedure.nodes)} "
+                         f"nodes; a flowchart shows at most {model.MAX_PROCEDURE_NODES}",
+                         "split it: move a part into a procedure of its own and run it from a step with "
+                         "call: {procedure: <id>}")
         if procedure.start not in nodes:
             problems.add(procedure.where("start"), f"start node '{procedure.start}' does not exist",
                          nearest(procedure.start, nodes) or "name one of the nodes")

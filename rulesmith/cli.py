@@ -12,7 +12,7 @@ from pathlib import Path
 
 from . import __version__
 from .engines import DEFAULT_ENGINE, ENGINES
-from .problems import RESULTS, RulesmithError, UsageError
+from .problems import RESULTS, RulesmithError, UsageError, printable, say
 from .project import find_project, project_of_content
 
 
@@ -36,10 +36,10 @@ def cmd_check(args) -> int:
     else:
         how = " (unchanged since the last check: its answer, from .cache/; --no-cache checks again)"
     for line in result["warnings"]:
-        print(line, file=sys.stderr)
-    print(f"ok: {result['games']} game(s) checked in {time.perf_counter() - started:.2f} s{how}: {result['summary']}")
+        say(line, sys.stderr)
+    say(f"ok: {result['games']} game(s) checked in {time.perf_counter() - started:.2f} s{how}: {result['summary']}")
     for line in result["notes"]:
-        print(line)
+        say(line)
     return 0
 
 
@@ -102,7 +102,7 @@ def cmd_schema(args) -> int:
     # where the rest gets fixed.
     games = load_games(args.project.content, Problems()) if args.project.content.is_dir() else []
     path = write_schema(_output(args.output, args.project.schema / "content.schema.json"), games)
-    print(f"wrote {path} and a schema per game: " + (", ".join(f"{g.id}.schema.json" for g in games) or "none"))
+    say(f"wrote {path} and a schema per game: " + (", ".join(f"{g.id}.schema.json" for g in games) or "none"))
     return 0
 
 
@@ -110,7 +110,7 @@ def cmd_format(args) -> int:
     from .formatref import render
 
     try:
-        sys.stdout.write(render(args.topic))
+        say(render(args.topic), end="")
         sys.stdout.flush()
     except BrokenPipeError:  # `rulesmith format | head`: the reader stopped early
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # as the Python docs advise
@@ -121,7 +121,7 @@ def cmd_new(args) -> int:
     from .new import new_game
 
     for line in new_game(args.project, args.game_id, args.name):
-        print(line)
+        say(line)
     return 0
 
 
@@ -165,6 +165,9 @@ class _Current(logging.StreamHandler):
         self.terminator = terminator
         self.setFormatter(logging.Formatter("%(message)s"))
 
+    def format(self, record: logging.LogRecord) -> str:
+        return printable(super().format(record))  # as problems.say writes: nothing acts on the terminal
+
     @property
     def stream(self):
         return getattr(sys, self.name_of_stream)
@@ -187,6 +190,16 @@ def _configure_logging(verbose: bool, quiet: bool) -> None:
         results.addHandler(_Current("stdout", terminator=""))
     results.setLevel(logging.INFO)
     results.propagate = False
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, its refusals written as every command writes (problems.say): a value given on the
+    command line is echoed in them."""
+
+    def error(self, message: str):
+        self.print_usage(sys.stderr)
+        say(f"{self.prog}: error: {message}", sys.stderr)
+        raise SystemExit(2)
 
 
 def _all_parsers(sub) -> list[argparse.ArgumentParser]:
@@ -213,7 +226,7 @@ MODULE_COMMANDS = {
 def _parser(full: bool) -> argparse.ArgumentParser:
     """The command line; `full=False` leaves out the options of MODULE_COMMANDS (their modules are
     not imported), enough to tell which command was asked for."""
-    parser = argparse.ArgumentParser(prog="rulesmith", description=__doc__)
+    parser = _Parser(prog="rulesmith", description=__doc__)
     parser.add_argument("--version", action="version", version=f"rulesmith {__version__}")
     _global_options(parser, top=True)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -286,12 +299,18 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError(f"content folder {args.content} not found", "pass the folder that holds the game folders")
         args.content = str(args.project.content)
         return args.run(args)
+    except OSError as error:  # the system refused: a full disk, a file or folder you may not use
+        from .problems import system_error
+
+        for line in system_error(error).lines():
+            say(line, sys.stderr)
+        return 1
     except RulesmithError as error:
         for line in error.lines():
-            print(line, file=sys.stderr)
+            say(line, sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("stopped.", file=sys.stderr)
+        say("stopped.", sys.stderr)
         return 130
 
 

@@ -3,8 +3,10 @@
 The command edits the YAML in place: only the text of the one scalar that changes is replaced
 (at the line and column the loader recorded), so comments, quoting, key order and every other
 byte of the file stay as they were. The record is appended to `content/<game>/errata.yaml`.
-Then the game is checked again; if it fails, both files are restored: an erratum is applied
-whole or not at all.
+Both files are written beside the old ones and checked as the game will be; only if the check
+passes do they replace the old ones (errata.write_checked, files.Staged), so a refusal, a full
+disk or any other failure leaves every content file byte for byte as it was: an erratum is
+applied whole or not at all.
 """
 
 from __future__ import annotations
@@ -15,22 +17,23 @@ import difflib
 import sys
 import re
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass, field as dc_field
 from pathlib import Path
 
 
 from . import fieldtypes, model, outcomes
-from .files import write_atomic
+from .files import Staged
 from .check import ERRATUM_FIELDS, Slot, check_game, erratum_slot, same_value
 from .game import Game, load_game
 from .link import Index, build_index, resolve
 from .load import SourceFile, display_path
 from .yamledit import EditError, append_record, flow_scalar, replace_scalar  # noqa: F401 (flow_scalar: tests)
-from .problems import RESULTS, Problem, Problems, RulesmithError, nearest
+from .problems import RESULTS, Problem, Problems, RulesmithError, nearest, say, system_error
+from .project import game_folders
 
 SOURCE_KINDS = typing.get_args(model.ErratumSource.model_fields["kind"].annotation)
 LIST_TYPES = ("ref-list", "text-list", "string-list", "integer-list")
-ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
 class ErrataError(RulesmithError):
@@ -78,7 +81,7 @@ class RefusingParser(argparse.ArgumentParser):
 
     def error(self, message: str):
         self.print_usage(sys.stderr)
-        print(f"error: {message}\nhint: `{self.prog} --help` says what each argument takes", file=sys.stderr)
+        say(f"error: {message}\nhint: `{self.prog} --help` says what each argument takes", sys.stderr)
         raise SystemExit(1)
 
 
@@ -87,8 +90,8 @@ def configure(parser) -> None:
     add = sub.add_parser(
         "add", help="change one value in the YAML and record the erratum",
         description="Change one canonical value in place (comments and formatting kept) and append "
-                    "the erratum record to content/<game>/errata.yaml; the game is checked again and "
-                    "both files are restored if the check fails.")
+                    "the erratum record to content/<game>/errata.yaml; the game is checked with both "
+                    "changes first, and no file is changed if the check fails.")
     add.add_argument("game", help="game id (its folder under content/)")
     add.add_argument("target", metavar="entity-id",
                      help="what the erratum changes: kind:id (card:interpol, table:conflict-dice, rule:setup …) "
@@ -149,11 +152,30 @@ def _show(value) -> str:
 
 # ---------------------------------------------------------------- applying an erratum
 
-def check_one_game(content_dir: Path, folder: Path, today: datetime.date | None = None
-                   ) -> tuple[Game | None, Index | None, Problems]:
-    """load → model → link → check for one game folder (other games cannot be affected by it)."""
+def game_folder(content_dir: Path, game_id: str, error: type[ErrataError] = ErrataError) -> Path:
+    """The folder of the game a command names (an id: never a path); else `error`, naming the games."""
+    def has_game_yaml(folder: Path) -> bool:
+        try:
+            return (folder / "game.yaml").is_file()
+        except OSError:  # unreadable: the check says so
+            return False
+
+    if model.id_problem(game_id) is None and has_game_yaml(content_dir / game_id):
+        return content_dir / game_id
+    try:
+        games = sorted(p.name for p in game_folders(content_dir) if has_game_yaml(p))
+    except OSError:
+        games = []
+    raise error(f"no game '{game_id}' in {content_dir}",
+                hint=nearest(game_id, games) or f"games: {', '.join(games) or 'none'}")
+
+
+def check_one_game(content_dir: Path, folder: Path, today: datetime.date | None = None,
+                   overlay: dict[Path, bytes] | None = None) -> tuple[Game | None, Index | None, Problems]:
+    """load → model → link → check for one game folder (other games cannot be affected by it);
+    `overlay`: files as the command is about to write them (game.load_game)."""
     problems = Problems()
-    game = load_game(folder, problems, content_dir)
+    game = load_game(folder, problems, content_dir, overlay)
     if game is None:
         return None, None, problems
     index = build_index(game, problems)
@@ -177,12 +199,7 @@ def add_erratum(content_dir: Path, game_id: str, target: str, field: str, new_va
     if not note.strip() or not description.strip():
         raise ErrataError("--note and --description must say something",
                           hint="--description names the source, --note says what changed and why")
-    folder = content_dir / game_id
-    if not (folder / "game.yaml").is_file():
-        games = [p.name for p in content_dir.iterdir() if (p / "game.yaml").is_file()] if content_dir.is_dir() else []
-        raise ErrataError(f"no game '{game_id}' in {content_dir}"
-                          + (f" ({nearest(game_id, games)})" if nearest(game_id, games) else
-                             f" (games: {', '.join(sorted(games)) or 'none'})"))
+    folder = game_folder(content_dir, game_id)
     game, index, before = check_one_game(content_dir, folder, today)
     if game is None or index is None:
         raise ErrataError(f"game '{game_id}' does not load; fix these first", before.sorted())
@@ -196,8 +213,9 @@ def add_erratum(content_dir: Path, game_id: str, target: str, field: str, new_va
     if erratum_id is None:
         numbers = [int(m.group(1)) for e in game.errata if (m := re.fullmatch(r"e(\d+)", e.id))]
         erratum_id = f"e{max(numbers, default=0) + 1}"
-    elif not ID.fullmatch(erratum_id):
-        raise ErrataError(f"--id '{erratum_id}' is not a valid id (lower-case kebab-case, e.g. e3 or faq-2-cost)")
+    elif model.id_problem(erratum_id):
+        raise ErrataError(f"--id '{erratum_id}' {model.id_problem(erratum_id)} (an id is lower-case kebab-case, "
+                          "e.g. e3 or faq-2-cost)")
     for existing in game.errata:
         if existing.id == erratum_id:
             file, line, column = existing.where("id")
@@ -219,27 +237,19 @@ def add_erratum(content_dir: Path, game_id: str, target: str, field: str, new_va
               "target": key, "field": field, "old": _record_value(old), "new": new, "note": note}
     errata_after, record_line = append_record(errata_path, errata_before, folder, record)
 
-    try:
-        _write(data_path, data_after)
-        _write(errata_path, errata_after)
-        game_after, index_after, after = check_one_game(content_dir, folder, today)
-        if after or game_after is None or index_after is None:  # a game that does not load has problems
-            known = {(p.file, p.message) for p in before.items}
-            new_count = sum((p.file, p.message) not in known for p in after.items)
-            if new_count == 0:
-                reason = (f"game '{game_id}' does not check: {len(after)} problem(s), all there before this "
-                          "erratum; fix them first (`rulesmith check`)")
-            else:
-                reason = f"with it, game '{game_id}' has {len(after)} problem(s)" + (
-                    f" ({len(after) - new_count} of them there before)" if new_count < len(after) else "")
-            raise ErrataError(f"erratum not applied: {reason}; both files are restored", after.sorted())
-    except BaseException:
-        _write(data_path, data_before)
-        if errata_before is None:  # the record created errata.yaml
-            errata_path.unlink(missing_ok=True)
+    def refused(after: Problems) -> ErrataError:
+        known = {(p.file, p.message) for p in before.items}
+        new_count = sum((p.file, p.message) not in known for p in after.items)
+        if new_count == 0:
+            reason = (f"game '{game_id}' does not check: {len(after)} problem(s), all there before this "
+                      "erratum; fix them first (`rulesmith check`)")
         else:
-            _write(errata_path, errata_before)
-        raise
+            reason = f"with it, game '{game_id}' has {len(after)} problem(s)" + (
+                f" ({len(after) - new_count} of them there before)" if new_count < len(after) else "")
+        return ErrataError(f"erratum not applied: {reason}; no file was changed", after.sorted())
+
+    game_after, index_after = write_checked(content_dir, folder, {data_path: data_after, errata_path: errata_after},
+                                            today, refused)
     was = outcomes.outcomes(game, index)
     changed = [(o.example.id, o.printed, was[o.example.id].current if o.example.id in was else None, o.current)
                for o in outcomes.outcomes(game_after, index_after).values()
@@ -248,9 +258,30 @@ def add_erratum(content_dir: Path, game_id: str, target: str, field: str, new_va
                    display_path(errata_path), record_line, created, changed)
 
 
-def _write(path: Path, data: bytes) -> None:
-    """Replace a file in one rename (never half written), keeping its permissions."""
-    write_atomic(path, data, mode_from=path)
+def write_checked(content_dir: Path, folder: Path, changes: dict[Path, bytes], today: datetime.date | None,
+                  refused: Callable[[Problems], ErrataError]) -> tuple[Game, Index]:
+    """Write the changed content files of a game only if the game checks with them: their new
+    bytes go beside them first (files.Staged), the game is checked as it will be, and only then
+    do they replace the old ones; anything else (a problem, a full disk, an interruption) leaves
+    every file byte for byte as it was. `refused` says why, from the problems."""
+    shown = ", ".join(str(display_path(path)) for path in changes)
+    try:
+        staged = Staged(changes)
+    except OSError as error:
+        raise ErrataError(f"cannot write {display_path(Path(error.filename)) if error.filename else shown}: "
+                          f"{error.strerror}; no file was changed", hint=system_error(error).hint) from None
+    try:
+        game, index, after = check_one_game(content_dir, folder, today, overlay=changes)
+        if after or game is None or index is None:  # a game that does not load has problems
+            raise refused(after)
+        try:
+            staged.swap()
+        except OSError as error:
+            raise ErrataError(f"cannot replace {shown}: {error.strerror}; no file was changed",
+                              hint=system_error(error).hint) from None
+    finally:
+        staged.discard()
+    return game, index
 
 
 def _resolve_target(index: Index, target: str, game_id: str) -> str:

@@ -20,6 +20,9 @@ from typing import Any
 STATUSES = ("verified", "unverified", "missing", "reconstructed", "contradictory")
 WRAPPER_KEYS = {"status", "value", "note"}
 ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+# Ids name the site's files and anchors and the commands' arguments: a file name of 329 characters
+# cannot be written (most systems stop at 255 bytes), and no rulebook needs one that long.
+MAX_ID_LENGTH = 64
 
 
 @dataclass(frozen=True)
@@ -143,7 +146,7 @@ class RefType(FieldType):
         return "write the entity's id, e.g. interpol"
 
     def json_schema(self, spec):
-        return {"type": "string", "pattern": ID_PATTERN}
+        return {"type": "string", "pattern": ID_PATTERN, "maxLength": MAX_ID_LENGTH}
 
 
 class BooleanType(FieldType):

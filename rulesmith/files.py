@@ -28,6 +28,84 @@ def write_atomic(path: Path, data: bytes, mode_from: Path | None = None) -> None
         raise
 
 
+class Staged:
+    """New bytes for some files, written beside them (same folder, temporary names, their
+    permissions, flushed to disk) while the files themselves stay as they are: `swap` then puts
+    them all in place, `discard` removes them. A failure at any point, a full disk included,
+    leaves every file byte for byte as it was: all the writing is done before anything is
+    replaced, and replacing is renaming, which takes no room."""
+
+    def __init__(self, changes: dict[Path, bytes]):
+        self.files: list[tuple[Path, str]] = []  # (file, its new bytes' temporary name)
+        try:
+            for path, data in changes.items():
+                self.files.append((path, _beside(path, ".new")))
+                with open(self.files[-1][1], "wb") as out:
+                    out.write(data)
+                    out.flush()
+                    os.fsync(out.fileno())
+                os.chmod(self.files[-1][1], path.stat().st_mode & 0o7777 if path.exists() else 0o644)
+        except BaseException:
+            self.discard()
+            raise
+
+    def discard(self) -> None:
+        for _path, new in self.files:
+            Path(new).unlink(missing_ok=True)
+        self.files = []
+
+    def swap(self) -> None:
+        """Every file replaced by its new bytes. Each file there before is first kept under a
+        second name (a hard link: no copy), so that if one rename fails, those already made are
+        undone and every file is as it was."""
+        kept: dict[Path, str] = {}
+        done: list[Path] = []
+        try:
+            for path, _new in self.files:
+                if path.exists():
+                    kept[path] = _beside(path, ".old")
+                    os.unlink(kept[path])
+                    os.link(path, kept[path])
+            for path, new in self.files:
+                os.replace(new, path)
+                done.append(path)
+        except BaseException:
+            for path in reversed(done):
+                if path in kept:
+                    os.replace(kept.pop(path), path)
+                else:
+                    path.unlink(missing_ok=True)
+            self.discard()
+            raise
+        finally:
+            for old in kept.values():
+                Path(old).unlink(missing_ok=True)
+        self.files = []
+        for folder in {path.parent for path in done}:
+            _sync_folder(folder)
+
+
+def _beside(path: Path, suffix: str) -> str:
+    """A new, empty file of a unique name in the folder of `path`."""
+    handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix, dir=path.parent)
+    os.close(handle)
+    return name
+
+
+def _sync_folder(folder: Path) -> None:
+    """The renames in a folder on disk (where the system allows a folder to be synced)."""
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass
+    finally:
+        os.close(handle)
+
+
 def write_if_changed(path: Path, data: bytes) -> bool:
     """Write only when the bytes differ: unchanged files keep their mtime (MkDocs, live reload)."""
     if path.exists() and path.read_bytes() == data:

@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
 from . import model, tablerules
-from .expressions import FUNCTIONS
+from .expressions import FUNCTIONS, LIMIT, MAX_EXPONENT
 from .problems import UsageError, nearest
 
 TITLE = "The content format"
@@ -276,13 +276,15 @@ procedures:
       - {id: place, type: step, text: "…", next: done}
       - {id: done, type: end, text: "The bot stops placing influence."}
 """),
-    Topic("examples", "`examples`", """\
+    Topic("examples", "`examples`", f"""\
 Worked examples printed in the rulebook. With an `expression`, the check recomputes the example
 from the data and fails if the result differs from the printed `result`, so an erratum that
 breaks an example is caught. `printed: false` marks a check case that applies a rule the
 rulebook states rather than an example it prints; the site labels it so. An expression may use
-the inputs, numbers, `+ - * / // %`, comparisons, `and`/`or`/`not`, `x if c else y`, lists and
-the functions below.""", (model.Example,), example="""\
+the inputs, numbers, `+ - * / // % **`, comparisons, `in`, `and`/`or`/`not`, `x if c else y`,
+lists written out (`[a, b]`), positions (`counts[i]`) and the functions below; nothing else
+(no `for`, no other names). Every number in it stays within ±{LIMIT:,}
+and a power's exponent within {MAX_EXPONENT}: the check refuses an expression that would run long.""", (model.Example,), example="""\
 examples:
   - id: nigeria-conflict-china-dice
     title: "Conflict in Nigeria: China's dice"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import re
 import stat
 import typing
@@ -15,7 +16,7 @@ from pydantic_core import ErrorDetails
 from . import model
 from .formatref import see, topic_of_key
 from .items import ITEM_TYPES
-from .load import SourceFile, display_path, content_files, read_file
+from .load import UNREADABLE, SourceFile, display_path, content_files, read_file
 from .problems import Problems, nearest
 from .project import game_folders
 
@@ -145,14 +146,24 @@ def load_games(content_dir: Path, problems: Problems, skip: frozenset[str] = fro
     """Every game under content_dir (a folder with a game.yaml), validated; problems collected.
     The folders named in `skip` are not read (the check's answer for them is known)."""
     games = []
+    try:
+        os.listdir(content_dir)
+    except OSError as error:
+        problems.add((str(display_path(content_dir)), 1, 1), f"cannot read folder: {error.strerror}", UNREADABLE)
     for folder in game_folders(content_dir):
         if folder.name in skip:
             continue
-        if folder.is_symlink():
+        if os.path.islink(folder):
             problems.add((str(folder), 1, 1), "symbolic link to a folder is not followed",
                          "move the game's files into the content folder instead of linking them")
             continue
-        if not (folder / "game.yaml").exists():
+        try:
+            os.listdir(folder)
+            has_game_yaml = (folder / "game.yaml").exists()
+        except OSError as error:
+            problems.add((str(display_path(folder)), 1, 1), f"cannot read folder: {error.strerror}", UNREADABLE)
+            continue
+        if not has_game_yaml:
             problems.add((str(display_path(folder / "game.yaml")), 1, 1), f"game folder '{folder.name}' has no game.yaml",
                          "add a game.yaml with `game:`, `modules:` and `kinds:` (see `rulesmith format game`, "
                          "or start from `rulesmith new <game-id>`)")
@@ -163,11 +174,23 @@ def load_games(content_dir: Path, problems: Problems, skip: frozenset[str] = fro
     return games
 
 
-def load_game(folder: Path, problems: Problems, root: Path) -> Game | None:
+def load_game(folder: Path, problems: Problems, root: Path, overlay: dict[Path, bytes] | None = None) -> Game | None:
+    """One game folder, validated. `overlay`: files as a command is about to write them (path ->
+    bytes), read instead of what is on disk, so that the command checks them before it writes."""
     parsed: list[tuple[SourceFile, model.ContentFile]] = []
-    unreadable, invalid_ids, unread_text, failed = [], set(), {}, set()
-    for path in content_files(folder, problems):
-        source = read_file(path, problems, root)
+    unreadable: list[str] = []
+    invalid_ids: set[str] = set()
+    unread_text: dict[str, str | None] = {}
+    failed: set[Path] = set()
+    paths, unread_folders = content_files(folder, problems)
+    for path in unread_folders:  # it may hold anything: references into it are not reported again
+        unreadable.append(str(display_path(path)))
+        unread_text[unreadable[-1]] = None
+    given = {os.path.abspath(path): data for path, data in (overlay or {}).items()}
+    known = {os.path.abspath(path) for path in paths}
+    paths = sorted(paths + [folder / os.path.relpath(path, os.path.abspath(folder)) for path in given if path not in known])
+    for path in paths:
+        source = read_file(path, problems, root, data=given.get(os.path.abspath(path)))
         if source is None:
             unreadable.append(str(display_path(path)))
             unread_text[unreadable[-1]] = _raw_text(path)
@@ -311,6 +334,12 @@ def _report(source: SourceFile, item: ErrorDetails, problems: Problems) -> None:
     elif kind == "string_pattern_mismatch":
         problems.add(source.where(loc), f"'{value}' is not a valid id for '{name}'",
                      "ids are lower-case kebab-case, e.g. 'world-bank'")
+    elif kind == "string_too_long":
+        limit = item.get("ctx", {}).get("max_length")
+        text = str(value)
+        problems.add(source.where(loc), f"'{name}' is {len(text)} characters long, at most {limit}: "
+                     f"'{text[:30]}…'",
+                     "ids are short names in lower-case kebab-case, e.g. 'world-bank'")
     elif kind == "literal_error":
         expected = item.get("ctx", {}).get("expected", "")
         choices = [c.strip(" '") for c in expected.replace(" or ", ",").split(",")]

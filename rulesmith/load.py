@@ -151,29 +151,37 @@ _parsed: OrderedDict[tuple[str, bytes], SourceFile] = OrderedDict()
 MAX_PARSED = 512
 
 
-def read_file(path: Path, problems: Problems, root: Path | None = None) -> SourceFile | None:
-    """Parse one content file; on any problem, record it and return None."""
+UNREADABLE = "check that it exists and that you may read it: a broken symbolic link, or its permissions?"
+
+
+def read_file(path: Path, problems: Problems, root: Path | None = None, data: bytes | None = None) -> SourceFile | None:
+    """Parse one content file; on any problem, record it and return None. `data`: the file's
+    bytes as a command is about to write them (errata add checks them before writing)."""
     shown = display_path(path)
     name = str(shown)
     if root is not None and not path.resolve().is_relative_to(root.resolve()):
         problems.add((name, 1, 1), f"symbolic link points outside the content folder ({path.resolve()})",
                      "replace the link with the file itself")
         return None
-    try:
-        info = path.stat()
-    except OSError as error:
-        problems.add((name, 1, 1), f"cannot read file: {error.strerror}",
-                     "check that the file exists and is readable (a broken symbolic link?)")
-        return None
-    if not stat.S_ISREG(info.st_mode):
-        problems.add((name, 1, 1), "not a regular file", "content files are plain .yaml files")
-        return None
-    size = info.st_size
+    if data is None:
+        try:
+            info = path.stat()
+        except OSError as error:
+            problems.add((name, 1, 1), f"cannot read file: {error.strerror}", UNREADABLE)
+            return None
+        if not stat.S_ISREG(info.st_mode):
+            problems.add((name, 1, 1), "not a regular file", "content files are plain .yaml files")
+            return None
+    size = info.st_size if data is None else len(data)
     if size > MAX_FILE_BYTES:
         problems.add((name, 1, 1), f"file is {size / 1e6:.1f} MB; content files are limited to "
                      f"{MAX_FILE_BYTES // (1024 * 1024)} MB", "split it into several files")
         return None
-    raw = path.read_bytes()
+    try:
+        raw = path.read_bytes() if data is None else data
+    except OSError as error:  # a file you may not read (chmod 000), or one gone since
+        problems.add((name, 1, 1), f"cannot read file: {error.strerror}", UNREADABLE)
+        return None
     if (name, raw) in _parsed:
         _parsed.move_to_end((name, raw))
         return _parsed[(name, raw)]
@@ -330,7 +338,8 @@ class _EventReader:
             try:
                 return self.constructors[tag](self.loader, node)
             except (ValueError, yaml.YAMLError) as error:
-                self.problems.add(where, f"invalid value {event.value!r}: {error}",
+                shown = event.value if len(event.value) <= 40 else event.value[:39] + "…"
+                self.problems.add(where, f"invalid value {shown!r}: {error}",
                                   "quote it if it is meant as text; dates are written YYYY-MM-DD")
                 return None
         if kind is yaml.SequenceStartEvent:
@@ -374,17 +383,24 @@ class _EventReader:
 
 
 
-def content_files(folder: Path, problems: Problems) -> list[Path]:
-    """Every *.yaml file under a game folder, in sorted (reading) order."""
-    files = []
-    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
+def content_files(folder: Path, problems: Problems) -> tuple[list[Path], list[Path]]:
+    """Every *.yaml file under a game folder, in sorted (reading) order, and the folders under it
+    that could not be read (each a problem: never passed over in silence)."""
+    files, unreadable = [], []
+
+    def cannot_read(error: OSError) -> None:
+        where = Path(error.filename) if error.filename else folder
+        unreadable.append(where)
+        problems.add((str(display_path(where)), 1, 1), f"cannot read folder: {error.strerror}", UNREADABLE)
+
+    for dirpath, dirnames, filenames in os.walk(folder, onerror=cannot_read, followlinks=False):
         dirnames.sort()
         for filename in sorted(filenames):
             if filename.endswith((".yaml", ".yml")):
                 files.append(Path(dirpath) / filename)
         for dirname in list(dirnames):
             full = Path(dirpath) / dirname
-            if full.is_symlink():
+            if os.path.islink(full):
                 problems.add((str(display_path(full)), 1, 1), "symbolic link to a folder is not followed",
                              "move the files into content/ instead of linking them")
-    return sorted(files)
+    return sorted(files), unreadable

@@ -18,9 +18,19 @@ from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr,
                       WithJsonSchema, model_validator)
 
 from . import tablerules
+from .fieldtypes import ID_PATTERN, MAX_ID_LENGTH
 
-Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
-FieldId = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$")]
+Id = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=MAX_ID_LENGTH)]
+FieldId = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=MAX_ID_LENGTH)]
+
+
+def id_problem(text: str) -> str | None:
+    """What makes `text` no id (None: it is one): the rule of `Id`, for ids given to a command."""
+    if len(text) > MAX_ID_LENGTH:
+        return f"is {len(text)} characters long; an id has at most {MAX_ID_LENGTH}"
+    if not re.fullmatch(ID_PATTERN, text):
+        return "is not lower-case kebab-case"
+    return None
 
 
 class TextFormat:
@@ -449,6 +459,13 @@ class Node(Located):
                             "reads; where the source does not reproduce it, the walker asks what it shows.")
 
 
+# What a page can show: a procedure's flowchart fits one printed page (Graphviz lays a tangle of
+# 80 decisions out in half a minute, of 150 not at all), and the player picks a bot state's value
+# from a list (a state of 300,000 values made a page of 6 MB).
+MAX_PROCEDURE_NODES = 40
+MAX_STATE_VALUES = 100
+
+
 class Procedure(Fidelity):
     """A solo-bot decision process: a flowchart, a numbered list and a step-by-step walker on the site."""
 
@@ -458,11 +475,12 @@ class Procedure(Fidelity):
     source: Source | None = Field(default=None, description="Where in the rulebook it comes from.")
     description: Text = Field(default="", description="Shown above the flowchart (Markdown).")
     start: Id = Field(description="The first node.")
-    nodes: list[Node] = Field(min_length=1, description="In the order of the numbered list.")
+    nodes: list[Node] = Field(min_length=1, description="In the order of the numbered list; at most "
+                              f"{MAX_PROCEDURE_NODES}, what one flowchart shows (a longer procedure calls others).")
 
 
 class StateValue(Strict):
-    id: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_+-]+$")]
+    id: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_+-]+$", max_length=MAX_ID_LENGTH)]
     name: PlainText
 
 
@@ -472,9 +490,10 @@ class StateVar(Fidelity):
     id: Id
     name: PlainText
     type: Literal["enum", "integer"]
-    values: list[StateValue] = Field(default=[], description="For enum: the values, in order.")
+    values: list[StateValue] = Field(default=[], description=f"For enum: the values, in order (at most {MAX_STATE_VALUES}).")
     min: int | None = Field(default=None, description="For integer: the first value.")
-    max: int | None = Field(default=None, description="For integer: the last value.")
+    max: int | None = Field(default=None, description=f"For integer: the last value (at most {MAX_STATE_VALUES - 1} "
+                            "above min: the player picks the value from a list).")
     initial: int | str | None = Field(default=None, description="The value a game starts with.")
     description: Text = ""
     source: Source | None = None

@@ -19,7 +19,6 @@ from . import model
 from .problems import UsageError
 from .project import Project, templates
 
-ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 PLACEHOLDER_ID, PLACEHOLDER_NAME = "GAME_ID", "GAME_NAME"
 
 
@@ -46,9 +45,9 @@ def default_name(game_id: str) -> str:
 
 def new_game(project: Project, game_id: str, name: str | None = None) -> list[str]:
     """Write content/<game-id>/ and its placeholder rulebook text; return what to tell the user."""
-    if not ID.fullmatch(game_id):
-        suggestion = re.sub(r"[^a-z0-9]+", "-", game_id.lower()).strip("-")
-        raise UsageError(f"'{game_id}' is not a game id",
+    if model.id_problem(game_id):
+        suggestion = re.sub(r"[^a-z0-9]+", "-", game_id.lower()).strip("-")[:model.MAX_ID_LENGTH].rstrip("-")
+        raise UsageError(f"'{game_id}' is not a game id: it {model.id_problem(game_id)}",
                          "ids are lower-case kebab-case" + (f", e.g. {suggestion}" if suggestion else ""))
     name = name or default_name(game_id)
     problem = model.plain_text_problem(name) or ("a name is one line" if "\n" in name or '"' in name else None)

@@ -11,12 +11,22 @@ from dataclasses import dataclass, field
 RESULTS = logging.getLogger("rulesmith.results")
 
 # Characters a terminal would act on or hide (control, bidirectional, zero-width): shown as \\u…
+# (a line break stays one: a message may have several lines)
 _UNSHOWABLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 
 
 def printable(text: str) -> str:
     """Text safe to print to a terminal: nothing in it is executed or hidden."""
     return _UNSHOWABLE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+
+
+def say(text: str, stream=None, end: str = "\n") -> None:
+    """The one way a command writes text to the terminal (besides the `rulesmith` loggers, whose
+    handler does the same): with `printable`, so that no path or value, a file name holding an
+    escape sequence say, acts on the terminal or hides what follows it."""
+    import sys
+
+    (stream or sys.stdout).write(printable(text) + end)
 
 
 @dataclass(frozen=True, order=True)
@@ -28,10 +38,10 @@ class Problem:
     hint: str = ""
 
     def __str__(self) -> str:
-        """One line, whatever a quoted value holds: a line break or tab in it is shown as \\n, \\t."""
+        """One line, whatever a quoted value holds: a line break or tab in it shows as \\n, \\t."""
         text = f"{self.file}:{self.line}:{self.column}: {self.message}"
         text = f"{text} ({self.hint})" if self.hint else text
-        return printable(text.replace("\n", "\\n").replace("\t", "\\t"))
+        return text.replace("\n", "\\n").replace("\t", "\\t")
 
 
 @dataclass
@@ -97,6 +107,22 @@ class UsageError(RulesmithError):
 
     def lines(self) -> list[str]:
         return [f"error: {self}"] + ([f"hint: {self.hint}"] if self.hint else [])
+
+
+def system_error(error: OSError) -> UsageError:
+    """What the system refused (a full disk, a file you may not read or write) as every command
+    says it: `error: …` with the path and a hint, never a traceback."""
+    import errno
+
+    hints = {errno.ENOSPC: "the disk is full: make room, then run the command again (outputs are "
+                           "replaced only when complete, so nothing was left half written)",
+             errno.EACCES: "check the permissions of that file or folder",
+             errno.EPERM: "check the permissions of that file or folder",
+             errno.EROFS: "that file system is read-only: write somewhere else",
+             errno.ENAMETOOLONG: "that name is longer than the file system allows"}
+    where = f": {error.filename}" if error.filename else ""
+    return UsageError(f"{error.strerror or error}{where}", hints.get(error.errno or 0, "check that file or folder, then "
+                                                                                          "run the command again"))
 
 
 def nearest(word: str, choices, n: int = 3) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.resources
 from dataclasses import dataclass
 from functools import lru_cache
+import os
 from pathlib import Path
 
 from .problems import UsageError
@@ -74,5 +75,19 @@ def project_of_content(content: Path) -> Project:
 
 def game_folders(content: Path) -> list[Path]:
     """The folders of a content folder that are games, or should be (one without game.yaml is a
-    problem the check reports), in the order every command lists them."""
-    return sorted(p for p in content.iterdir() if p.is_dir() and not p.name.startswith("."))
+    problem the check reports), in the order every command lists them. A folder that cannot be
+    read is listed (and the content folder, when unreadable, lists none): loading reports it."""
+    try:
+        names = sorted(os.listdir(content))
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        path = content / name
+        try:
+            if name.startswith(".") or not path.is_dir():
+                continue
+        except OSError:
+            pass
+        found.append(path)
+    return found

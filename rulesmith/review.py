@@ -13,7 +13,6 @@ both texts. The report runs on content that loads and links, whether or not the 
 from __future__ import annotations
 
 import re
-import sys
 import textwrap
 from pathlib import Path
 
@@ -22,7 +21,7 @@ from .check import own_entries
 from .condensed import _matcher, _normal, _own_sentences, _plain, drops
 from .game import load_games
 from .link import build_index, resolve
-from .problems import ContentError, Problems, UsageError
+from .problems import ContentError, Problems, UsageError, say
 
 WIDTH = 100
 
@@ -34,7 +33,7 @@ def configure(parser) -> None:
 
 
 def cmd_review(args) -> int:
-    sys.stdout.write(report(Path(args.content), args.game, args.dropped))
+    say(report(Path(args.content), args.game, args.dropped), end="")
     return 0
 
 

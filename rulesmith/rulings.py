@@ -2,21 +2,23 @@
 
 As `errata add` does, it writes in place: the record is appended to `content/<game>/rulings.yaml`
 (created if missing) and, with `--supersedes r3`, `superseded_by: <new id>` is set on r3 where
-it is written; comments and formatting stay as they were. Then the game is checked again; if it
-fails, every file is restored: a ruling is recorded whole or not at all.
+it is written; comments and formatting stay as they were. The game is checked with the new
+files before they replace the old ones (errata.write_checked); if the check or the writing fails,
+no file is changed: a ruling is recorded whole or not at all.
 """
 
 from __future__ import annotations
 
 import datetime
+import os
 import re
 import typing
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import model
-from .errata import (ID, ErrataError, RefusingParser, _resolve_target, _write, add_source_arguments, check_one_game,
-                     parse_date)
+from .errata import (ErrataError, RefusingParser, _resolve_target, add_source_arguments, check_one_game, game_folder,
+                     parse_date, write_checked)
 from .load import display_path
 from .model import RulingSource
 from .problems import RESULTS, nearest
@@ -48,7 +50,7 @@ def configure(parser) -> None:
         "add", help="record a ruling or FAQ answer about one or more items",
         description="Append a ruling to content/<game>/rulings.yaml (comments and formatting kept); "
                     "with --supersedes, mark the earlier ruling as superseded by it. The game is checked "
-                    "again and every file is restored if the check fails.")
+                    "with it first, and no file is changed if the check fails.")
     add.add_argument("game", help="game id (its folder under content/)")
     add.add_argument("items", nargs="+", metavar="item",
                      help="what the ruling is about: kind:id (card:interpol, rule:setup, table:conflict-dice …) "
@@ -94,11 +96,7 @@ def add_ruling(content_dir: Path, game_id: str, items: list[str], *, question: s
             raise RulingError(f"{name} must say something", hint="write the question and the answer as given, and name the source")
     if date > today:
         raise RulingError(f"--date {date} is in the future", hint=f"use the date the ruling was published, on or before {today}")
-    folder = content_dir / game_id
-    if not (folder / "game.yaml").is_file():
-        games = [p.name for p in content_dir.iterdir() if (p / "game.yaml").is_file()] if content_dir.is_dir() else []
-        raise RulingError(f"no game '{game_id}' in {content_dir}",
-                          hint=nearest(game_id, games) or f"games: {', '.join(sorted(games)) or 'none'}")
+    folder = game_folder(content_dir, game_id, RulingError)
     game, index, before = check_one_game(content_dir, folder, today)
     if game is None or index is None or before:
         raise RulingError(f"game '{game_id}' does not check clean", before.sorted(),
@@ -114,8 +112,9 @@ def add_ruling(content_dir: Path, game_id: str, items: list[str], *, question: s
     if ruling_id is None:
         numbers = [int(m.group(1)) for r in game.rulings if (m := re.fullmatch(r"r(\d+)", r.id))]
         ruling_id = f"r{max(numbers, default=0) + 1}"
-    elif not ID.fullmatch(ruling_id):
-        raise RulingError(f"--id '{ruling_id}' is not a valid id", hint="lower-case kebab-case, e.g. r3 or faq-2-move")
+    elif model.id_problem(ruling_id):
+        raise RulingError(f"--id '{ruling_id}' {model.id_problem(ruling_id)}",
+                          hint="an id is lower-case kebab-case, e.g. r3 or faq-2-move")
     if ruling_id in existing:
         file, line, column = existing[ruling_id].where("id")
         raise RulingError(f"ruling id '{ruling_id}' already exists at {file}:{line}:{column}", hint="leave --id out for the next free one")
@@ -134,34 +133,28 @@ def add_ruling(content_dir: Path, game_id: str, items: list[str], *, question: s
 
     path = folder / "rulings.yaml"
     created = not path.exists()
-    originals: dict[Path, bytes | None] = {path: None if created else path.read_bytes()}
     record = {"id": ruling_id, "date": date,
               "source": {"kind": source_kind, "description": description, "url": url},
               "about": about, "question": question, "answer": answer}
-    text, line = append_record(path, originals[path], folder, record, collection="rulings")
+    text, line = append_record(path, None if created else path.read_bytes(), folder, record, collection="rulings")
+    changes = {path: text}
     superseded = None
-    try:
-        _write(path, text)
-        if old is not None:
-            old_path = Path(old._file.path)
-            originals.setdefault(old_path, old_path.read_bytes())
-            edited, old_line = set_key(old_path, old_path.read_bytes(), "rulings", old._path[1], "superseded_by", ruling_id)
-            _write(old_path, edited)
-            superseded = (old.id, display_path(old_path), old_line)
-            if old_path.samefile(path) and old_line <= line:
-                line += 1  # the key was added above the new record
-        _game, _index, after = check_one_game(content_dir, folder, today)
-        if after:
-            raise RulingError(f"ruling not recorded: with it, game '{game_id}' has {len(after)} problem(s); "
-                              "every file is restored", after.sorted(),
-                              hint="fix the question, answer or items as the problems say, and run the command again")
-    except BaseException:
-        for written, data in originals.items():
-            if data is None:
-                written.unlink(missing_ok=True)
-            else:
-                _write(written, data)
-        raise
+    if old is not None:
+        old_path = Path(old._file.path)
+        same = not created and os.path.samefile(old_path, path)
+        edited, old_line = set_key(old_path, text if same else old_path.read_bytes(), "rulings", old._path[1],
+                                   "superseded_by", ruling_id)
+        changes[path if same else old_path] = edited
+        superseded = (old.id, display_path(old_path), old_line)
+        if same and old_line <= line:
+            line += 1  # the key was added above the new record
+
+    def refused(after) -> RulingError:
+        return RulingError(f"ruling not recorded: with it, game '{game_id}' has {len(after)} problem(s); "
+                           "no file was changed", after.sorted(),
+                           hint="fix the question, answer or items as the problems say, and run the command again")
+
+    write_checked(content_dir, folder, changes, today, refused)
     return Recorded(ruling_id, date, about, display_path(path), line, created, superseded)
 
 

@@ -11,6 +11,7 @@ computes the table answers the walker shows, so the browser never looks anything
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 
 from . import model
@@ -19,13 +20,17 @@ from .game import Game
 from .problems import Problems, nearest
 
 NEXT = "next"
+# A table read's answer for every combination of what it reads by (states, a roll) goes into the
+# page for the walker: no more than a page can hold.
+MAX_READ_ANSWERS = 1000
 
 
 def state_values(var: model.StateVar) -> list[str]:
-    """The values a state can take, as the walker and the address write them (strings)."""
+    """The values a state can take, as the walker and the address write them (strings); none
+    for a state the check refuses (no range, or more values than a page shows)."""
     if var.type == "enum":
-        return [v.id for v in var.values]
-    if var.min is None or var.max is None or var.max < var.min:
+        return [v.id for v in var.values][:model.MAX_STATE_VALUES]
+    if var.min is None or var.max is None or not 0 <= var.max - var.min < model.MAX_STATE_VALUES:
         return []
     return [str(n) for n in range(var.min, var.max + 1)]
 
@@ -92,10 +97,11 @@ def check_bot(game: Game, problems: Problems) -> None:
                 problems.add(part.where("only", key=True), f"turn part {n + 1}: unknown bot state '{state_id}'",
                              nearest(state_id, states) or "declare it under bot: state:")
                 continue
+            values = state_values(var)  # none: the state itself is refused (_check_state)
             for i, value in enumerate(allowed):
-                if str(value) not in state_values(var):
+                if values and str(value) not in values:
                     problems.add(part.where("only", state_id, i), f"turn part {n + 1}: '{value}' is not a value of {var.name}",
-                                 nearest(str(value), state_values(var)) or "values: " + ", ".join(state_values(var)))
+                                 nearest(str(value), values) or "values: " + ", ".join(values))
     for change in bot.turn.after:
         _check_change(change, states, problems)
 
@@ -110,31 +116,30 @@ def _check_calls(game: Game, procedures: dict[str, model.Procedure], problems: P
             if call.procedure not in procedures:
                 problems.add(call.where("procedure"), f"step '{node.id}' calls unknown procedure '{call.procedure}'",
                              nearest(call.procedure, procedures) or "name one of the game's procedures")
-    # A procedure finishes if a path from its start reaches an end through calls that finish. A call
-    # the player may leave out (optional) never keeps its caller from finishing.
-    finishes: set[str] = set()
-    changed = True
-    while changed:
-        changed = False
-        for procedure in game.procedures:
-            if procedure.id not in finishes and _can_finish(procedure, finishes):
-                finishes.add(procedure.id)
-                changed = True
-    structurally = {p.id for p in game.procedures if _can_finish(p, None)}
+    finishes = _finishing(game.procedures)
+    structurally = {p.id for p in game.procedures if _reaches_an_end(p)}
+    chains = _CallChains(game.procedures)
     for procedure in game.procedures:
         if procedure.id in finishes or procedure.id not in structurally:
             continue  # finishes, or cannot reach an end at all (check_procedures says so)
         for _node, call in calls(procedure):
             if call.optional or call.procedure not in procedures or call.procedure in finishes:
                 continue
-            chain = _chain(call.procedure, procedure.id, procedures)
-            shown = " → ".join([procedure.id] + (chain or [call.procedure]))
+            shown = " → ".join(chains.shown(procedure.id, call.procedure))
             problems.add(call.where("procedure"), f"call chain {shown} never ends: every way to an end of "
                          f"'{procedure.id}' runs a procedure that comes back to it",
                          "give one of these procedures a way to an end that does not call back, or make the call optional")
 
 
-def _can_finish(procedure: model.Procedure, finishes: set[str] | None) -> bool:
+def _unseen_targets(node: model.Node, seen: set[str]) -> list[str]:
+    """The nodes a node leads to that a walk has not met yet, now met."""
+    found = [t for t in dict.fromkeys(([node.next] if node.next else []) + [b.to for b in node.branches]) if t not in seen]
+    seen.update(found)
+    return found
+
+
+def _reaches_an_end(procedure: model.Procedure) -> bool:
+    """A path from the start reaches an end, whatever its calls do."""
     nodes = {n.id: n for n in procedure.nodes}
     seen, todo = {procedure.start}, [procedure.start]
     while todo:
@@ -143,29 +148,144 @@ def _can_finish(procedure: model.Procedure, finishes: set[str] | None) -> bool:
             continue
         if node.type == "end":
             return True
-        if node.call is not None and finishes is not None and not node.call.optional \
-                and node.call.procedure not in finishes:
-            continue  # passing this step means running a call that never comes back
-        for target in ([node.next] if node.next else []) + [b.to for b in node.branches]:
-            if target not in seen:
-                seen.add(target)
-                todo.append(target)
+        todo += _unseen_targets(node, seen)
     return False
 
 
-def _chain(start: str, back_to: str, procedures: dict[str, model.Procedure]) -> list[str] | None:
-    """The procedures from `start` through calls back to `back_to`, if there is such a chain."""
-    seen, todo = {start}, [[start]]
-    while todo:
-        path = todo.pop(0)
-        procedure = procedures.get(path[-1])
-        for _node, call in calls(procedure) if procedure else []:
-            if call.procedure == back_to:
-                return path + [back_to]
-            if call.procedure not in seen and call.procedure in procedures:
-                seen.add(call.procedure)
-                todo.append(path + [call.procedure])
-    return None
+def _finishing(all_procedures: list[model.Procedure]) -> set[str]:
+    """The procedures that finish: a path from the start reaches an end through calls that finish
+    (a call the player may leave out, optional, never keeps its caller from finishing).
+
+    Every node is visited once, so a long chain of calls takes linear time (going over every
+    procedure again until nothing changed took a minute for 6,000 calls): a step whose call is not
+    known to finish waits for that procedure, and its walk goes on when that one finishes."""
+    finishes: set[str] = set()
+    newly: list[str] = []  # finished, their waiting steps not yet taken up
+    waiting: dict[str, list[tuple[int, model.Node]]] = {}  # callee -> (procedure, its step) waiting for it
+    nodes = [{n.id: n for n in p.nodes} for p in all_procedures]
+    seen = [{p.start} for p in all_procedures]
+
+    def walk(n: int, todo: list[str]) -> None:
+        procedure = all_procedures[n]
+        while todo and procedure.id not in finishes:
+            node = nodes[n].get(todo.pop())
+            if node is None:
+                continue
+            if node.type == "end":
+                finishes.add(procedure.id)
+                newly.append(procedure.id)
+            elif node.call is not None and not node.call.optional and node.call.procedure not in finishes:
+                waiting.setdefault(node.call.procedure, []).append((n, node))
+            else:
+                todo += _unseen_targets(node, seen[n])
+
+    for n, procedure in enumerate(all_procedures):
+        walk(n, [procedure.start])
+    while newly:
+        for n, node in waiting.pop(newly.pop(), []):
+            walk(n, _unseen_targets(node, seen[n]))
+    return finishes
+
+
+class _CallChains:
+    """A chain of calls from one procedure back to another, to show in a problem, found in linear
+    time for every call at once (a search per call took a minute for 2,000 procedures calling in
+    a ring). Procedures that call each other, directly or not, form a strongly connected group;
+    in each, one search from its first procedure each way gives a way from any member to any
+    other through it. A long chain is shown by its ends."""
+
+    SHOWN = 6  # procedures shown at each end of a long chain
+
+    def __init__(self, all_procedures: list[model.Procedure]):
+        self.callees: dict[str, list[str]] = {}
+        for procedure in all_procedures:
+            self.callees.setdefault(procedure.id, [])
+        for procedure in all_procedures:
+            self.callees[procedure.id] += [c.procedure for _n, c in calls(procedure) if c.procedure in self.callees]
+        self.group = _strongly_connected(self.callees)
+        callers: dict[str, list[str]] = {p: [] for p in self.callees}
+        for caller, called in self.callees.items():
+            for callee in called:
+                callers[callee].append(caller)
+        self.root: dict[int, str] = {}
+        for member in self.callees:  # content order: the first member of a group is its root
+            self.root.setdefault(self.group[member], member)
+        self.from_root = self._search(self.callees)  # member -> the one before it on a way from the root
+        self.to_root = self._search(callers)  # member -> the one after it on a way to the root
+
+    def _search(self, edges: dict[str, list[str]]) -> dict[str, str | None]:
+        """From every group's root along `edges`, within its group: each member's predecessor."""
+        found: dict[str, str | None] = {}
+        for root in self.root.values():
+            found[root] = None
+            todo = [root]
+            for here in todo:
+                for there in edges[here]:
+                    if there not in found and self.group[there] == self.group[root]:
+                        found[there] = here
+                        todo.append(there)
+        return found
+
+    def shown(self, caller: str, callee: str) -> list[str]:
+        """caller → callee → … → caller, or caller → callee when callee does not come back."""
+        if self.group[callee] != self.group[caller]:
+            return [caller, callee]
+        head = self._follow(self.to_root, callee)  # callee … root
+        tail = self._follow(self.from_root, caller)[::-1]  # root … caller
+        if len(head) + len(tail) <= 4 * self.SHOWN and head[-1] == tail[0]:  # whole: without its loops
+            way: list[str] = []
+            for procedure in head + tail[1:]:
+                if procedure in way:
+                    del way[way.index(procedure) + 1:]
+                else:
+                    way.append(procedure)
+            return [caller] + (way if callee != caller else [caller])
+        return [caller] + head[:self.SHOWN] + ["…"] + tail[-self.SHOWN:]
+
+    def _follow(self, links: dict[str, str | None], start: str) -> list[str]:
+        """start, then its links, up to the root or 2 × SHOWN + 1 procedures."""
+        way = [start]
+        while (after := links.get(way[-1])) is not None and len(way) <= 2 * self.SHOWN:
+            way.append(after)
+        return way
+
+
+def _strongly_connected(edges: dict[str, list[str]]) -> dict[str, int]:
+    """Each node's strongly connected group (Tarjan's algorithm, without recursion)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    group: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    for start in edges:
+        if start in index:
+            continue
+        work = [(start, 0)]
+        while work:
+            node, i = work.pop()
+            if i == 0:
+                index[node] = low[node] = len(index)
+                stack.append(node)
+                on_stack.add(node)
+            if i < len(edges[node]):
+                work.append((node, i + 1))
+                after = edges[node][i]
+                if after not in index:
+                    work.append((after, 0))
+                elif after in on_stack:
+                    low[node] = min(low[node], index[after])
+                continue
+            if low[node] == index[node]:
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group[member] = index[node]
+                    if member == node:
+                        break
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+    return group
 
 
 def _check_state(bot: model.Bot, problems: Problems) -> None:
@@ -181,9 +301,19 @@ def _check_state(bot: model.Bot, problems: Problems) -> None:
                              "list them: values: [{id: easy, name: Easy}, …]")
             if len(set(ids)) != len(ids):
                 problems.add(var.where("values"), f"bot state '{var.id}' lists a value twice", "remove the repeat")
+            if len(ids) > model.MAX_STATE_VALUES:
+                problems.add(var.where("values"), f"bot state '{var.id}' has {len(ids)} values; a page shows at "
+                             f"most {model.MAX_STATE_VALUES}", "keep the values the rules tell apart")
+                continue
         elif var.min is None or var.max is None or var.max < var.min:
             problems.add(var.where(), f"bot state '{var.id}' is an integer without a range",
                          "give min: and max: (max not below min)")
+            continue
+        elif var.max - var.min >= model.MAX_STATE_VALUES:
+            problems.add(var.where("max"), f"bot state '{var.id}' has {var.max - var.min + 1:,} values; a page "
+                         f"shows at most {model.MAX_STATE_VALUES}", f"the player picks the value from a list: give min: "
+                         f"and max: at most {model.MAX_STATE_VALUES - 1} apart, or an enum of the values the rules tell apart")
+            continue
         if var.initial is not None and str(var.initial) not in state_values(var):
             problems.add(var.where("initial"), f"bot state '{var.id}': initial '{var.initial}' is not one of its values",
                          nearest(str(var.initial), state_values(var)) or "values: " + ", ".join(state_values(var)))
@@ -195,9 +325,10 @@ def _check_change(change: model.Change, states: dict[str, model.StateVar], probl
         problems.add(change.where("state"), f"unknown bot state '{change.state}'",
                      nearest(change.state, states) or "declare it under bot: state:")
         return
-    if str(change.to) != NEXT and str(change.to) not in state_values(var):
+    values = state_values(var)  # none: the state itself is refused (_check_state)
+    if str(change.to) != NEXT and values and str(change.to) not in values:
         problems.add(change.where("to"), f"'{change.to}' is not a value of {var.name}",
-                     "write next, or one of: " + ", ".join(state_values(var)))
+                     "write next, or one of: " + ", ".join(values))
     if change.carry is not None and (change.carry not in states or change.carry == change.state):
         problems.add(change.where("carry"), f"carry: unknown bot state '{change.carry}'",
                      nearest(change.carry, [s for s in states if s != change.state]) or "name another bot state")
@@ -270,6 +401,12 @@ def _check_read(node: model.Node, states, tables, problems: Problems) -> None:
         problems.add(read.where("find"), f"node '{node.id}' finds its roll but rolls nothing",
                      "add roll: {dice: 1, sides: 6} to this node")
         return
+    count = math.prod(len(values) for values in _read_choices(node, states).values())
+    if count > MAX_READ_ANSWERS:
+        problems.add(read.where(), f"node '{node.id}' reads table '{table.id}' by {count:,} combinations of "
+                     f"{' and '.join(read_inputs(node))}; a page holds at most {MAX_READ_ANSWERS:,} answers",
+                     "read it by fewer states, by states with fewer values, or by a smaller roll")
+        return
     for case in read_cases(node, states):
         try:
             lookup(table, node, case)
@@ -298,17 +435,22 @@ def roll_faces(roll: model.Roll) -> list[str]:
     return [str(n) for n in range(roll.dice, roll.dice * roll.sides + 1)]
 
 
-def read_cases(node: model.Node, states: dict[str, model.StateVar]) -> list[dict[str, str]]:
-    """Every combination of the inputs a read depends on."""
-    inputs = read_inputs(node)
-    choices = []
-    for name in inputs:
+def _read_choices(node: model.Node, states: dict[str, model.StateVar]) -> dict[str, list[str]]:
+    """Each input a read depends on, with the values it can take."""
+    choices = {}
+    for name in read_inputs(node):
         if name == "roll":
             assert node.roll is not None
-            choices.append(roll_faces(node.roll))
+            choices[name] = roll_faces(node.roll)
         else:
-            choices.append(state_values(states[name]))
-    return [dict(zip(inputs, combination, strict=True)) for combination in itertools.product(*choices)]
+            choices[name] = state_values(states[name])
+    return choices
+
+
+def read_cases(node: model.Node, states: dict[str, model.StateVar]) -> list[dict[str, str]]:
+    """Every combination of the inputs a read depends on."""
+    choices = _read_choices(node, states)
+    return [dict(zip(choices, combination, strict=True)) for combination in itertools.product(*choices.values())]
 
 
 def _resolve(ref: str, case: dict[str, str]) -> str:

@@ -169,7 +169,7 @@ def append_record(path: Path, before: bytes | None, folder: Path, record: dict,
         text = f"{schema}\n{collection}:\n{format_record(record, 2, 4)}\n"
         return text.encode("utf-8"), 3
     problems = Problems()
-    source = read_file(path, problems)
+    source = read_file(path, problems, data=before)
     if source is None:
         raise EditError(f"{path} does not load", problems.sorted(), hint="fix it first (`rulesmith check`)")
     text = before.decode("utf-8")
@@ -218,7 +218,7 @@ def set_key(path: Path, before: bytes, collection: str, position: int, key: str,
     """The file with `key: value` set in the `position`-th record of `collection` (replaced in
     place where the key is there, else added as the record's last line); returns the line."""
     problems = Problems()
-    source = read_file(path, problems)
+    source = read_file(path, problems, data=before)
     if source is None:
         raise EditError(f"{path} does not load", problems.sorted(), hint="fix it first (`rulesmith check`)")
     text = before.decode("utf-8")

@@ -112,6 +112,48 @@ def rulesmith_here(*args: str, cwd: Path, content: str | None = ".") -> Run:
     return Run(code, out.getvalue(), err.getvalue(), time.perf_counter() - started)
 
 
+def disk_full_after(monkeypatch, room: int) -> list[int]:
+    """From now on in this process, files written through Python's open() fill a disk that has
+    `room` bytes left: a write that does not fit writes what fits, then fails with ENOSPC, as a
+    full disk does (no small filesystem is needed). Returns [bytes written so far]."""
+    import builtins
+    import errno
+    import io
+
+    written = [0]
+
+    class Filling:
+        def __init__(self, file):
+            self._file = file
+
+        def write(self, data):
+            fits = max(0, min(len(data), room - written[0]))
+            written[0] += fits
+            if fits < len(data):
+                self._file.write(data[:fits])
+                raise OSError(errno.ENOSPC, "No space left on device")
+            return self._file.write(data)
+
+        def __getattr__(self, name):
+            return getattr(self._file, name)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self._file.close()
+
+    real = io.open
+
+    def opening(file, mode="r", *args, **kwargs):
+        handle = real(file, mode, *args, **kwargs)
+        return Filling(handle) if any(m in mode for m in "wax+") else handle
+
+    monkeypatch.setattr(io, "open", opening)
+    monkeypatch.setattr(builtins, "open", opening)
+    return written
+
+
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args) -> None:  # a test reads responses, not the access log
         pass

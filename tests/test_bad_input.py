@@ -264,6 +264,157 @@ def test_named_pipe_is_not_read(tmp_path, fixture_site):
             tmp_path, fixture_site)
 
 
+def check_refuses(content: Path, expected: list[dict]) -> None:
+    """`rulesmith check` (limited to 1 GiB and 60 s of CPU) refuses `content` with exactly `expected`."""
+    assert_refused(run_rulesmith("check", cwd=content), expected, "check")
+
+
+# Content made to be slow (issue 34): each was minutes of quadratic work, far past run_rulesmith's
+# 60 s of CPU, and is now linear or n log n; each holds one mistake, found at its place.
+# benchmarks/pathological.py prints the times.
+
+def test_80000_range_keys_are_checked_for_overlaps_in_n_log_n(tmp_path):
+    rows = "".join(f'      - ["{i}"]\n' for i in range(1, 80_001))
+    content = make_game(tmp_path / "content", **{"tables.yaml": "tables:\n  - id: big\n    title: Big\n    columns:\n"
+                        "      - {id: key, title: Key, type: range}\n    rows:\n" + rows + '      - ["5-6"]\n'})
+    check_refuses(content, [{"file": "demo/tables.yaml", "line": 80_007, "column": 10,
+                             "message": "table 'big': range '5-6' overlaps range '5'"}])
+
+
+def test_a_chain_of_6000_calls_is_followed_in_linear_time(tmp_path):
+    def procedure(name: str, calls: str | None) -> str:
+        call = f", call: {{procedure: {calls}}}" if calls else ""
+        return (f"  - id: {name}\n    title: {name}\n    start: a\n    nodes:\n"
+                f"      - {{id: a, type: step, text: Act, next: b{call}}}\n      - {{id: b, type: end, text: Done}}\n")
+    chain = "".join(procedure(f"p{i}", f"p{i + 1}" if i < 5_999 else None) for i in range(6_000))
+    content = make_game(tmp_path / "content", **{"procedures.yaml": "procedures:\n" + chain + procedure("again", "again")})
+    check_refuses(content, [{"file": "demo/procedures.yaml", "line": 36_006, "column": 67,
+                             "message": "call chain again → again never ends"}])
+
+
+def test_a_source_map_of_60000_entries_is_checked_for_overlaps_in_n_log_n(tmp_path):
+    def entries(first: int, last: int) -> str:
+        return "source_map:\n" + "".join(f'  - {{source: core, lines: "{n}", not_content: "a line"}}\n'
+                                         for n in range(first, last))
+    content = make_game(tmp_path / "content", **{"map-1.yaml": entries(1, 30_001),  # two files: each under 2 MB
+                                                 "map-2.yaml": entries(30_001, 60_001) + '  - {source: core, lines: "7-8", not_content: "again"}\n'})
+    check_refuses(content, [{"file": "demo/map-2.yaml", "line": 30_002, "column": 27,
+                             "message": "line range 7-8 of core overlaps 7 (mapped at demo/map-1.yaml:8)"}])
+
+
+def test_a_chart_graphviz_cannot_lay_out_in_time_is_a_problem_of_its_procedure(tmp_path, monkeypatch):
+    from conftest import rulesmith_here
+    from rulesmith.render import flowchart
+
+    procedures = textwrap.dedent("""\
+        procedures:
+          - id: slow
+            title: Slow
+            start: a
+            nodes:
+              - {id: a, type: step, text: Act, next: b}
+              - {id: b, type: end, text: Done}
+        """)
+    content = make_game(tmp_path / "content", **{"procedures.yaml": procedures})
+    monkeypatch.setattr(flowchart, "LAYOUT_SECONDS", 0.001)  # what a procedure too large for Graphviz takes
+    run = rulesmith_here("build", "--no-pdf", "--site", str(tmp_path / "site"), "--work", str(tmp_path / "work"), cwd=content)
+    assert_refused(run, [{"file": "demo/procedures.yaml", "line": 5, "column": 5,
+                          "message": "procedure 'slow': Graphviz could not lay its flowchart out in 0.001 s"}], "build")
+    assert not (tmp_path / "site").exists()
+
+
+# ---------------------------------------------------------------- what cannot be read
+
+def as_if_unreadable(monkeypatch, *paths: Path) -> None:
+    """Make `paths` unreadable to this process as `chmod 000` would for a user other than root
+    (the tests may run as root, whom chmod does not stop): a file cannot be opened; a folder
+    cannot be listed, and nothing in it can be looked at or opened."""
+    import builtins
+    import errno
+    import io
+
+    shut = {os.path.abspath(p): p.is_dir() for p in paths}
+
+    def refused(path, inside_only: bool) -> bool:
+        """Whether using `path` is refused; `inside_only` (stat): only what lies in a shut folder."""
+        if isinstance(path, int):
+            return False
+        here = os.path.abspath(os.fsdecode(path))
+        return any(here.startswith(p + os.sep) if folder or inside_only else here == p for p, folder in shut.items()) \
+            or not inside_only and here in shut
+
+    def guard(function, inside_only: bool = False):
+        def guarded(path=".", *args, **kwargs):
+            if refused(path, inside_only):
+                raise PermissionError(errno.EACCES, "Permission denied", os.fsdecode(path))
+            return function(path, *args, **kwargs)
+        return guarded
+
+    for module, name, inside_only in ((os, "stat", True), (os, "lstat", True), (os, "scandir", False), (os, "listdir", False),
+                                      (io, "open", False), (builtins, "open", False)):
+        monkeypatch.setattr(module, name, guard(getattr(module, name), inside_only))
+
+
+def test_unreadable_files_and_folders_are_problems_at_their_place(tmp_path, monkeypatch):
+    from conftest import rulesmith_here
+
+    content = make_game(tmp_path / "content", **{
+        "cards.yaml": "entities:\n  - {id: ace, name: Ace, kind: card, text: 'As in [[rule:setup]].'}\n",
+        "secret.yaml": "entities:\n  - {id: two, name: Two, kind: card}\n"})
+    (content / "demo" / "rules").mkdir()
+    (content / "demo" / "rules" / "setup.yaml").write_text("sections:\n  - {id: setup, title: Setup, body: Set up.}\n")
+    make_game(tmp_path / "other")
+    (tmp_path / "other" / "demo").rename(content / "shut")
+    (tmp_path / "rules.txt").write_text("The rulebook.\n")  # game.yaml's source text, beside content/
+    as_if_unreadable(monkeypatch, content / "demo" / "rules", content / "demo" / "secret.yaml", content / "shut",
+                     tmp_path / "rules.txt")
+    expected = [
+        {"file": "demo/game.yaml", "line": 7, "column": 24, "message": "cannot read source text 'rules.txt': Permission denied"},
+        {"file": "demo/rules", "line": 1, "column": 1, "message": "cannot read folder: Permission denied"},
+        {"file": "demo/secret.yaml", "line": 1, "column": 1, "message": "cannot read file: Permission denied"},
+        {"file": "shut", "line": 1, "column": 1, "message": "cannot read folder: Permission denied"},
+        {"file": "demo/cards.yaml", "line": 2, "column": 51,
+         "message": "reference rule:setup may be in demo/rules, demo/secret.yaml, which could not be read"},
+    ]
+    for command in (["check"], ["build", "--no-pdf", "--site", str(tmp_path / "site"), "--work", str(tmp_path / "work")]):
+        assert_refused(rulesmith_here(*command, cwd=content), expected, command[0])
+    assert not (tmp_path / "site").exists()
+
+
+def test_an_unreadable_content_folder_is_an_error(tmp_path, monkeypatch):
+    from conftest import rulesmith_here
+
+    content = make_game(tmp_path / "content")
+    as_if_unreadable(monkeypatch, content)
+    run = rulesmith_here("check", cwd=tmp_path, content="content")
+    assert_refused(run, [{"file": "content", "line": 1, "column": 1, "message": "cannot read folder: Permission denied"}],
+                   "check")
+
+
+def test_a_full_disk_during_build_is_an_error_and_leaves_the_previous_site(tmp_path, monkeypatch, fixture_site):
+    """The disk fills up at the build's first byte, a third and two thirds of the way through:
+    each time `error: No space left on device` with a hint, exit 1, the old site as it was."""
+    from conftest import disk_full_after, rulesmith_here
+
+    content = make_game(tmp_path / "content", **{"cards.yaml": "entities:\n  - {id: ace, name: Ace, kind: card}\n"})
+    command = ("build", "--no-pdf", "--site", str(tmp_path / "site"), "--work", str(tmp_path / "work"))
+    with monkeypatch.context() as patched:
+        written = disk_full_after(patched, room=10 ** 12)
+        assert rulesmith_here(*command[:3], str(tmp_path / "counted"), *command[4:], cwd=content).returncode == 0
+    for room in (0, written[0] // 3, written[0] * 2 // 3):
+        shutil.rmtree(tmp_path / "work", ignore_errors=True)
+        shutil.rmtree(tmp_path / "site", ignore_errors=True)
+        shutil.copytree(fixture_site, tmp_path / "site", copy_function=shutil.copy2)
+        before = snapshot(tmp_path / "site")
+        with monkeypatch.context() as patched:
+            disk_full_after(patched, room)
+            run = rulesmith_here(*command, cwd=content)
+        assert run.returncode == 1 and "Traceback" not in run.stderr, (room, run.stderr)
+        assert "error: No space left on device" in run.stderr and "\nhint: the disk is full: make room" in run.stderr
+        assert snapshot(tmp_path / "site") == before, f"the disk full after {room} of {written[0]} bytes changed the site"
+        assert not [p for p in tmp_path.iterdir() if p.name.startswith(".site-")], "a staging folder was left"
+
+
 def test_every_check_of_the_bots_turn_has_a_case():
     """Every problem rulesmith/turn.py reports (its calls, state, decks, table reads, tallies) is
     produced by at least one case of the corpus: its message, with the names filled in, is among

@@ -490,6 +490,20 @@ def test_the_state_is_set_once_and_kept(site, page, game_id):
     assert shown(page)["state"] == t.state_text(chosen)
 
 
+@pytest.mark.parametrize("fragment", ["#%", "#bot&state=%E0%A4%A"])
+def test_a_malformed_address_does_not_stop_the_bot_turn(site, page, fragment):
+    """An address whose fragment is not well formed gives no place: the page asks for the bot's
+    state, and its form and buttons work (decoding the address threw and stopped them)."""
+    game_id = next(g for g in GAMES if Turn(g).bot.state)
+    page.goto((site / game_id / "bot-turn.html").as_uri() + fragment)
+    form = page.locator(".rs-bot__setup")
+    playwright.expect(form).to_be_visible()
+    form.locator("button[type=submit]").click()
+    assert shown(page)["view"] == "part"
+    click(page, "Start")
+    assert shown(page)["view"] == "step"
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_the_bots_back_button_and_the_phones_are_one_history(site, page, game_id):
     """A first visit: set up, Start, two answers. The page's own Back and the phone's Back go

@@ -225,7 +225,9 @@ def test_add_takes_a_given_id_and_numbers_on_from_the_highest(capsys, content):
     (("alpha", "interpol", "effect", "x"), "card:interpol fields.effect has no value yet"),
     (("alpha", "dice", "rows.3.ct", "5"), "is the row key"),
     (("alpha", "dice", "rows.9.extra", "5"), "table 'dice' has no row '9'"),
-    (("alpha", "interpol", "cost", "4", "--id", "e 1"), "--id 'e 1' is not a valid id"),
+    (("alpha", "interpol", "cost", "4", "--id", "e 1"), "--id 'e 1' is not lower-case kebab-case"),
+    (("alpha", "interpol", "cost", "4", "--id", "e" * 329), "is 329 characters long; an id has at most 64\nhint: "),
+    (("a" * 329, "interpol", "cost", "4"), "error: no game '" + "a" * 329 + "' in "),  # never a path: too long for one
     (("beta", "scout", "speed", "4", "--id", "e1"), "erratum id 'e1' already exists at"),
 ])
 def test_add_refuses_what_it_cannot_do_and_changes_nothing(capsys, content, args, message):
@@ -259,7 +261,7 @@ def test_add_rolls_back_both_files_when_the_check_fails(capsys, content):
     # a cost below the declared minimum fails the check: nothing is left behind
     code, out, err = add(capsys, content, "alpha", "interpol", "cost", "-1")
     assert code == 1 and out == ""
-    assert "erratum not applied" in err and "both files are restored" in err
+    assert "erratum not applied" in err and "no file was changed" in err
     assert snapshot(content) == before  # errata.yaml was not left behind either
 
 
@@ -290,6 +292,74 @@ def test_add_rolls_back_when_the_value_breaks_a_declared_rule(capsys, content):
     code, _, err = add(capsys, content, "alpha", "interpol", "colour", "purple")
     assert code == 1 and "'purple' is not one of red, green, blue" in err
     assert snapshot(content) == before
+
+
+def test_paths_and_values_are_printed_with_their_escape_sequences_escaped(capsys, content):
+    """A content file named with terminal escape sequences (here: clear the screen, red), and a
+    value holding one: what the command prints shows them as \\u001b…, never acts on them. The
+    one writer of the terminal does it (problems.say and the loggers' handler), for every command."""
+    named = content / "alpha" / "ent\x1b[2J\x1b[31mities.yaml"
+    (content / "alpha" / "entities.yaml").rename(named)
+    code, out, err = add(capsys, content, "alpha", "interpol", "name", "Inter\x1b]0;pwned\x07pol")
+    assert code in (0, 1) and "Traceback" not in err
+    assert "\x1b" not in out + err and "\x07" not in out + err
+    assert "ent\\u001b[2J\\u001b[31mities.yaml:" in out + err
+    code, out, err = add(capsys, content, "alpha", "interpol", "nope\x1b[31m", "4")
+    assert code == 1 and "\x1b" not in out + err and "'nope\\u001b[31m' is not a field" in err
+
+
+def test_a_full_disk_at_any_point_leaves_every_content_file_as_it_was(capsys, content, monkeypatch):
+    """The disk fills up after 0, 1, … bytes of what the command writes: each time it either
+    applies the erratum whole or says so with a hint and changes nothing, byte for byte."""
+    from conftest import disk_full_after
+
+    args = ("alpha", "interpol", "cost", "4")
+    before = snapshot(content)
+    with monkeypatch.context() as patched:
+        written = disk_full_after(patched, room=10 ** 9)
+        assert add(capsys, content, *args)[0] == 0
+    applied, needed = snapshot(content), written[0]
+    assert changed_files(before, applied) == {"alpha/entities.yaml", "alpha/errata.yaml"}
+    for room in sorted({0, 1, needed - 1} | set(range(0, needed, max(1, needed // 12)))):
+        for path in content.rglob("*"):
+            if path.is_file() and (str(path.relative_to(content)) not in before):
+                path.unlink()
+        for rel, data in before.items():
+            (content / rel).write_bytes(data)
+        with monkeypatch.context() as patched:
+            disk_full_after(patched, room)
+            code, out, err = add(capsys, content, *args)
+        assert code == 1 and out == "", (room, out, err)
+        assert "error: cannot write" in err and "No space left on device; no file was changed" in err, (room, err)
+        assert "\nhint: the disk is full: make room, then run the command again" in err
+        assert snapshot(content) == before, f"the disk full after {room} of {needed} bytes changed the content"
+
+
+def test_a_swap_that_fails_half_way_puts_back_what_it_replaced(tmp_path, monkeypatch):
+    """files.Staged: the second of three renames fails; the first file is put back, the new one
+    that did not exist before is gone, and no temporary file is left."""
+    import os
+
+    from rulesmith.files import Staged
+
+    one, two, new = tmp_path / "one.yaml", tmp_path / "two.yaml", tmp_path / "new.yaml"
+    one.write_text("one\n")
+    two.write_text("two\n")
+    staged = Staged({one: b"ONE\n", new: b"NEW\n", two: b"TWO\n"})
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".")) == ["one.yaml", "two.yaml"]
+    real, calls = os.replace, []
+
+    def failing(source, target):
+        calls.append(target)
+        if len(calls) == 3:
+            raise OSError(5, "Input/output error")
+        return real(source, target)
+
+    monkeypatch.setattr(os, "replace", failing)
+    with pytest.raises(OSError):
+        staged.swap()
+    assert (one.read_text(), two.read_text(), new.exists()) == ("one\n", "two\n", False)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["one.yaml", "two.yaml"]
 
 
 def test_add_refuses_a_malformed_date_and_a_plain_http_url(capsys, content):

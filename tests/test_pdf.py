@@ -650,9 +650,9 @@ def test_a_chart_that_fits_nowhere_takes_the_layout_of_least_height(tmp_path):
         return max(p.height, likely) if p.mode == "beside" else p.height + charts.CAPTION_MM + likely
 
     # not taller than the old fallback (the last chart variant above three columns of steps)
-    variant = charts.to_dot(procedure, item.index, rankdir="LR", wrap=geo.chart.wrap, font_pt=geo.chart.font_pt,
-                            edge_pt=geo.chart.edge_pt, text=False, compact=True)
-    w, h = (v / PT_PER_MM for v in charts.size_pt(charts.render_svg(variant, tmp_path, grow=False)))
+    variant = charts.procedure_svg(procedure, item.index, tmp_path, grow=False, rankdir="LR", wrap=geo.chart.wrap,
+                                   font_pt=geo.chart.font_pt, edge_pt=geo.chart.edge_pt, text=False, compact=True)
+    w, h = (v / PT_PER_MM for v in charts.size_pt(variant))
     scale = min(geo.chart.min_scale, paper.content_width / w)
     old = charts.Placement("above", "", w * scale, h * scale, scale, False, 3)
     assert taken(placed) <= taken(old) + 0.01

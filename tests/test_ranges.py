@@ -94,6 +94,19 @@ def test_problems_finds_an_overlap_exactly_when_two_ranges_share_a_whole_number(
     assert any("overlaps" in p[1] for p in ranges.problems(keys)) == shared
 
 
+@given(st.lists(st.tuples(bounds, st.integers(min_value=0, max_value=5)), max_size=12))
+@example([(1, 2), (3, 1), (2, 8)])  # 1-3, 3-4, 2-10: the second overlaps the first, though a wider span comes between
+def test_overlaps_names_each_span_that_shares_a_number_with_an_earlier_one(spans):
+    """The sweep (n log n) finds exactly the spans that comparing every pair finds, and names for
+    each an earlier span it really overlaps."""
+    intervals = [(low, low + width) for low, width in spans]
+    meets = [[j for j in range(i) if intervals[i][0] <= intervals[j][1] and intervals[j][0] <= intervals[i][1]]
+             for i in range(len(intervals))]
+    found = ranges.overlaps(intervals)
+    assert [position for position, _ in found] == [i for i, earlier in enumerate(meets) if earlier]
+    assert all(earlier in meets[position] for position, earlier in found)
+
+
 @given(st.lists(st.tuples(bounds, st.integers(min_value=0, max_value=5)), min_size=1, max_size=6))
 @example([(0, 2), (1, 0), (3, 0)])  # a range nested in a wider one: "0-2", "1-1", "3-3" leave no hole
 def test_contiguous_ranges_leave_no_whole_number_out(spans):

@@ -101,7 +101,9 @@ def test_add_supersedes_an_earlier_ruling_in_place(capsys, content):
     (("alpha", "interpol", "--date", "March 1"), "error: --date 'March 1' is not a date written YYYY-MM-DD", "hint: "),
     (("alpha", "interpol", "--date", "2999-01-01"), "error: --date 2999-01-01 is in the future", "hint: "),
     (("alpha", "interpol", "--supersedes", "r9"), "error: no ruling 'r9' in game 'alpha' to supersede", "hint: "),
-    (("alpha", "interpol", "--id", "R 1"), "error: --id 'R 1' is not a valid id", "hint: "),
+    (("alpha", "interpol", "--id", "R 1"), "error: --id 'R 1' is not lower-case kebab-case", "hint: "),
+    (("alpha", "interpol", "--id", "r" * 329), "is 329 characters long; an id has at most 64", "hint: "),
+    (("a" * 329, "interpol"), "error: no game '" + "a" * 329 + "' in ", "hint: games: alpha, beta"),
 ])
 def test_add_refuses_with_an_error_and_a_hint_and_changes_nothing(capsys, content, args, message, hint):
     before = snapshot(content)
@@ -114,7 +116,7 @@ def test_add_refuses_with_an_error_and_a_hint_and_changes_nothing(capsys, conten
 
 
 @pytest.mark.unit
-def test_add_restores_every_file_when_the_ruling_does_not_check(capsys, content):
+def test_add_changes_no_file_when_the_ruling_does_not_check(capsys, content):
     assert ruling(capsys, content, "alpha", "interpol", extra=("--date", "2026-03-01"))[0] == 0
     before = snapshot(content)
     code, _, err = ruling(capsys, content, "alpha", "interpol", answer="See [[card:interpool]].",
@@ -123,6 +125,30 @@ def test_add_restores_every_file_when_the_ruling_does_not_check(capsys, content)
     assert "rulings.yaml:" in err and "unknown reference card:interpool" in err
     assert "error: ruling not recorded" in err and "\nhint: " in err
     assert snapshot(content) == before  # r1 is not marked superseded either
+
+
+@pytest.mark.unit
+def test_a_full_disk_at_any_point_leaves_every_content_file_as_it_was(capsys, content, monkeypatch):
+    """The disk fills up after 0, 1, … bytes of what the command writes (the new ruling and r1
+    marked superseded): each time it says so with a hint and changes nothing, byte for byte."""
+    from conftest import disk_full_after
+
+    assert ruling(capsys, content, "alpha", "interpol", extra=("--date", "2026-03-01"))[0] == 0
+    before = snapshot(content)
+    with monkeypatch.context() as patched:
+        written = disk_full_after(patched, room=10 ** 9)
+        assert ruling(capsys, content, "alpha", "interpol", extra=("--supersedes", "r1"))[0] == 0
+    needed = written[0]
+    assert snapshot(content) != before and needed > 0
+    for room in sorted({0, 1, needed - 1} | set(range(0, needed, max(1, needed // 8)))):
+        for rel, data in before.items():
+            (content / rel).write_bytes(data)
+        with monkeypatch.context() as patched:
+            disk_full_after(patched, room)
+            code, out, err = ruling(capsys, content, "alpha", "interpol", extra=("--supersedes", "r1"))
+        assert code == 1 and out == "", (room, out, err)
+        assert "No space left on device; no file was changed\nhint: the disk is full" in err, err
+        assert snapshot(content) == before, f"the disk full after {room} of {needed} bytes changed the content"
 
 
 @pytest.mark.unit

@@ -23,7 +23,7 @@ from rulesmith import model
 from rulesmith.text import html as text_safety, markdown_config
 from rulesmith.mkdocs_config import settings
 from rulesmith.pipeline import check_content
-from rulesmith.problems import ContentError, Problem
+from rulesmith.problems import ContentError, Problem, printable
 
 from conftest import rulesmith_here, run_rulesmith
 from gamekit import CONTENT_YAML, GAME_YAML, write_game
@@ -201,7 +201,16 @@ def test_control_characters_are_refused_in_markdown_and_never_printed(tmp_path):
     run = rulesmith_here("check", cwd=content)
     assert run.returncode == 1 and "control character" in run.stderr
     assert "\x1b" not in run.stderr
-    assert str(Problem("f.yaml", 1, 2, "name 'a\x1b[2Jb\u202e'", "hint")) == "f.yaml:1:2: name 'a\\u001b[2Jb\\u202e' (hint)"
+    assert printable(str(Problem("f.yaml", 1, 2, "name 'a\x1b[2Jb\u202e'", "hint"))) == \
+        "f.yaml:1:2: name 'a\\u001b[2Jb\\u202e' (hint)"
+
+
+def test_arguments_echoed_in_a_refusal_are_never_printed_raw(tmp_path):
+    content = write_game(tmp_path)
+    for args in (("check", "\x1b[2Jstray"), ("errata", "add", "g\x1b[2J", "card:x", "cost", "1", "--source", "reader-report",
+                                              "--description", "d", "--note", "n")):
+        run = rulesmith_here(*args, cwd=content)
+        assert run.returncode in (1, 2) and "\x1b" not in run.stderr and "\\u001b[2J" in run.stderr, run.stderr
 
 
 def test_the_site_is_world_readable_and_never_missing(tmp_path):

@@ -245,6 +245,17 @@ def test_walk_takes_every_edge(server, page, game_id, procedure_id):
     assert reloaded or total < 2
 
 
+@pytest.mark.parametrize("fragment", ["#%", "#walk=%E0%A4%A", "#%zz"])
+def test_a_malformed_address_does_not_stop_the_walker(server, page, fragment):
+    """An address whose fragment is not well formed (a link mistyped or cut off) gives no place:
+    the walker opens at the first step and its buttons work (decoding it threw and stopped them)."""
+    game_id, procedure_id = PROCEDURES[0]
+    graph = Graph(game_id, procedure_id)
+    page.goto(procedure_url(server, game_id, procedure_id) + fragment)
+    assert_at(page, graph, graph.start)
+    assert_at(page, graph, take(page, game_id, graph, graph.start, 0), moved=True)
+
+
 def test_some_game_calls_a_procedure_from_a_step():
     assert GAMES_WITH_CALLS, "no procedure of the content calls another: the call tests would walk nothing"
 

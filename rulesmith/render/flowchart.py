@@ -24,7 +24,7 @@ from .. import model
 from ..project import templates
 from ..link import Index
 from ..files import write_atomic
-from ..problems import BuildError
+from ..problems import BuildError, ContentError, Problem
 from .fonts import font_face_css
 from ..text.references import plain_text
 
@@ -34,6 +34,25 @@ WRAP = 34
 
 class GraphvizError(BuildError):
     pass
+
+
+class LayoutTimeout(GraphvizError):
+    """Graphviz did not lay a chart out within LAYOUT_SECONDS."""
+
+
+LAYOUT_SECONDS = 60
+
+
+def procedure_svg(procedure: model.Procedure, index: Index, cache_dir: Path, *, grow: bool = True, **dot_options) -> bytes:
+    """A procedure's chart (to_dot, render_svg); a chart Graphviz cannot lay out in time is a
+    problem of that procedure, located in its content file, not a failure of the build."""
+    try:
+        return render_svg(to_dot(procedure, index, **dot_options), cache_dir, grow=grow)
+    except LayoutTimeout:
+        raise ContentError([Problem(*procedure.where("nodes", key=True),
+                                    f"procedure '{procedure.id}': Graphviz could not lay its flowchart out in "
+                                    f"{LAYOUT_SECONDS} s", "split it: move a part into a procedure of its own and "
+                                    "run it from a step with call: {procedure: <id>}")]) from None
 
 
 def _label(text: str, index: Index, width: int = WRAP) -> str:
@@ -181,8 +200,11 @@ def _lay_out(dot: str, cache_dir: Path) -> tuple[bytes, dict]:
     env = _fontconfig(cache_dir)
     with tempfile.TemporaryDirectory(dir=cache_dir) as folder:
         svg, drawing = Path(folder) / "chart.svg", Path(folder) / "chart.json"
-        result = subprocess.run(["dot", "-Tsvg", "-o", str(svg), "-Tjson", "-o", str(drawing)], input=dot.encode(),
-                                capture_output=True, env=env, timeout=60)
+        try:
+            result = subprocess.run(["dot", "-Tsvg", "-o", str(svg), "-Tjson", "-o", str(drawing)], input=dot.encode(),
+                                    capture_output=True, env=env, timeout=LAYOUT_SECONDS)
+        except subprocess.TimeoutExpired:
+            raise LayoutTimeout(f"Graphviz did not lay a chart out in {LAYOUT_SECONDS} s") from None
         if result.returncode != 0:
             raise GraphvizError(f"dot failed: {result.stderr.decode(errors='replace').strip()}")
         return svg.read_bytes(), json.loads(drawing.read_bytes())

@@ -17,7 +17,7 @@ from pathlib import Path
 from ... import model
 from ...aidkinds import PT_PER_MM, Geometry, Paper
 from ...link import Index
-from ..flowchart import render_svg, size_pt, to_dot
+from ..flowchart import procedure_svg, size_pt
 from ...text.references import plain_text
 
 CAPTION_MM = 2
@@ -87,8 +87,8 @@ def place(procedure: model.Procedure, index: Index, paper: Paper, geometry: Geom
                 ("TB", chart.wrap, False), ("LR", chart.wrap, False)]
     tight = []  # every variant's layouts at the smallest readable scale, with the height they take
     for rankdir, wrap, text in variants:
-        svg = render_svg(to_dot(procedure, index, rankdir=rankdir, wrap=wrap, font_pt=chart.font_pt,
-                                edge_pt=chart.edge_pt, text=text, compact=not text), cache, grow=False)
+        svg = procedure_svg(procedure, index, cache, grow=False, rankdir=rankdir, wrap=wrap, font_pt=chart.font_pt,
+                            edge_pt=chart.edge_pt, text=text, compact=not text)
         w, h = (v / PT_PER_MM for v in size_pt(svg))
         options = []
         # Beside: the chart as large as it may be, the steps in the rest of the width.

@@ -47,7 +47,7 @@
   };
 
   Bot.prototype.decode = function (hash) {
-    hash = decodeURIComponent((hash || "").replace(/^#/, ""));
+    hash = rulesmithPlace.decode(hash);
     var parts = hash.split("&");
     if (parts[0] !== KEY) return null;
     var found = { state: {}, seed: 1, log: [] };

@@ -90,5 +90,17 @@ var rulesmithPlace = (function () {
     else this.replace(address);
   };
 
-  return function (current, show) { return new Place(current, show); };
+  var make = function (current, show) { return new Place(current, show); };
+
+  /* The place an address gives, decoded ("#walk=a.b" gives "walk=a.b"); "" for an address that
+     is not well formed (a "%" without two hex digits after it, "#%"): it gives no place, and never
+     stops the page's script (decodeURIComponent throws on it). Both walkers read addresses here. */
+  make.decode = function (hash) {
+    try {
+      return decodeURIComponent((hash || "").replace(/^#/, ""));
+    } catch (error) {
+      return "";
+    }
+  };
+  return make;
 })();

@@ -59,7 +59,8 @@
 
   function thisGame() {  // the game whose folder this page is in, if any
     var root = new URL(base + "/", document.baseURI).pathname;
-    var rest = decodeURIComponent(window.location.pathname).slice(decodeURIComponent(root).length);
+    // both as the browser encodes them (game ids need no decoding, and "%zz" in an address would throw)
+    var rest = window.location.pathname.slice(root.length);
     var first = rest.split("/")[0];
     return site && site.games.some(function (g) { return g.id === first; }) && rest.indexOf("/") > 0 ? first : null;
   }

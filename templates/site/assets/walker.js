@@ -77,7 +77,7 @@
 
   /* The longest valid walk the address describes, or null if it describes none of this walker. */
   Walker.prototype.parse = function (hash) {
-    hash = decodeURIComponent((hash || "").replace(/^#/, ""));
+    hash = rulesmithPlace.decode(hash);
     if (hash.indexOf(PREFIX) !== 0) return null;
     var segments = hash.slice(PREFIX.length).split(/(?=[~+,])/), state = [];
     for (var s = 0; s < segments.length; s++) {
