@@ -10,6 +10,7 @@ beside the game's and moved into place at once.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import tempfile
@@ -20,15 +21,20 @@ from .problems import UsageError
 from .project import Project, templates
 
 ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-PLACEHOLDER_ID, PLACEHOLDER_NAME = "GAME_ID", "GAME_NAME"
+PLACEHOLDER = re.compile(r"\bGAME_(ID|NAME|RULEBOOK)\b")
 
 
 def skeleton() -> Path:
     return templates() / "new"
 
 
-def _fill(text: str, game_id: str, name: str) -> str:
-    return text.replace(PLACEHOLDER_ID, game_id).replace(PLACEHOLDER_NAME, name)
+def _fill(text: str, game_id: str, name: str, *, yaml: bool = False) -> str:
+    """The skeleton's placeholders filled in, in one pass. The id (lower-case kebab-case) is the
+    same in any context; in YAML, the name and the rulebook's title stand as whole values and go
+    in as quoted YAML strings (JSON's, which YAML reads), so a colon or a # in a name stays text."""
+    values = {"ID": game_id, "NAME": name, "RULEBOOK": f"{name} Rulebook"}
+    return PLACEHOLDER.sub(lambda m: values[m.group(1)] if m.group(1) == "ID" or not yaml
+                           else json.dumps(values[m.group(1)], ensure_ascii=False), text)
 
 
 def files(game_id: str, name: str) -> dict[str, str]:
@@ -36,7 +42,7 @@ def files(game_id: str, name: str) -> dict[str, str]:
     found = {}
     for path in sorted(p for p in skeleton().rglob("*") if p.is_file() and p.suffix in (".yaml", ".txt")):
         rel = _fill(path.relative_to(skeleton()).as_posix(), game_id, name)
-        found[rel] = _fill(path.read_text(encoding="utf-8"), game_id, name)
+        found[rel] = _fill(path.read_text(encoding="utf-8"), game_id, name, yaml=path.suffix == ".yaml")
     return found
 
 

@@ -90,6 +90,15 @@ def manifest_link(html: str, depth: int) -> str:
     return html.replace("</head>", link + "</head>", 1)
 
 
+PLACEHOLDER = re.compile(r"\b__([A-Z]+)__\b")
+
+
+def fill_script(template: str, **values) -> str:
+    """A script template with each __NAME__ replaced by its value as a JavaScript literal (JSON),
+    all in one pass: a value is never read again for names (a label "__FILES__" stays a string)."""
+    return PLACEHOLDER.sub(lambda m: json.dumps(values[m.group(1)], ensure_ascii=False, indent=None), template)
+
+
 def write_webapp(site: Path, games: list) -> None:
     """The manifest, icons, worker and version of every game (Game objects) into the built site."""
     worker = (TEMPLATES / "site" / "webapp" / "sw.js").read_text(encoding="utf-8")
@@ -122,8 +131,6 @@ def write_webapp(site: Path, games: list) -> None:
                 "bytes": sum((site / n).stat().st_size for n in files)}
         # URLs relative to the worker (in the game's folder): "index.html", "../assets/…"
         urls = [os.path.relpath(site / name, folder).replace(os.sep, "/") for name in files]
-        filled = (worker.replace("__GAME__", json.dumps(game.id)).replace("__VERSION__", json.dumps(version))
-                  .replace("__LABEL__", json.dumps(held["label"], ensure_ascii=False))
-                  .replace("__FILES__", json.dumps(urls, indent=0)))
+        filled = fill_script(worker, GAME=game.id, VERSION=version, LABEL=held["label"], FILES=urls)
         write_if_changed(folder / "sw.js", filled.encode("utf-8"))
         write_if_changed(folder / "version.json", json.dumps(held, ensure_ascii=False).encode("utf-8"))
