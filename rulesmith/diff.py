@@ -13,7 +13,6 @@ import difflib
 import io
 import json
 import logging
-import re
 import subprocess
 import tarfile
 import tempfile

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from pathlib import Path
 
 from rulesmith.pipeline import check_content
 from rulesmith.render.webapp import write_webapp
