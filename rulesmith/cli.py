@@ -101,7 +101,7 @@ def cmd_schema(args) -> int:
     # A game whose files do not all load still gets a schema of what did load: the editor is
     # where the rest gets fixed.
     games = load_games(args.project.content, Problems()) if args.project.content.is_dir() else []
-    path = write_schema(_output(args.output, args.project.schema / "content.schema.json"), games)
+    path = write_schema(_output(args.output, args.project.shared_schema), games)
     print(f"wrote {path} and a schema per game: " + (", ".join(f"{g.id}.schema.json" for g in games) or "none"))
     return 0
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from . import model
 from .problems import UsageError
-from .project import Project, templates
+from .project import Project, site_name_hint, site_name_problem, templates
 
 ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 PLACEHOLDER = re.compile(r"\bGAME_(ID|NAME|RULEBOOK)\b")
@@ -56,6 +56,8 @@ def new_game(project: Project, game_id: str, name: str | None = None) -> list[st
         suggestion = re.sub(r"[^a-z0-9]+", "-", game_id.lower()).strip("-")
         raise UsageError(f"'{game_id}' is not a game id",
                          "ids are lower-case kebab-case" + (f", e.g. {suggestion}" if suggestion else ""))
+    if problem := site_name_problem(game_id):
+        raise UsageError(problem, site_name_hint(game_id))
     name = name or default_name(game_id)
     problem = model.plain_text_problem(name) or ("a name is one line" if "\n" in name or '"' in name else None)
     if problem:
@@ -106,6 +108,6 @@ def _write_schema(project: Project) -> None:
     from .schema import write_schema
 
     try:
-        write_schema(project.schema / "content.schema.json", load_games(project.content, Problems()))
+        write_schema(project.shared_schema, load_games(project.content, Problems()))
     except OSError:
         pass  # `rulesmith build` and `rulesmith schema` write it too

@@ -10,9 +10,14 @@ import json
 import shutil
 import subprocess
 
+import pytest
+
 from rulesmith.pipeline import check_content
+from rulesmith.problems import ContentError
+from rulesmith.project import ASSETS, HOME, NOT_FOUND, SEARCH, SITE_NAMES, SITE_SEARCH
 from rulesmith.render.webapp import write_webapp
 
+from conftest import FIXTURE_SITE_CONTENT, rulesmith_here
 from gamekit import GAME_YAML, write_game
 
 # A data version made of the worker's own placeholders and a string literal's delimiters.
@@ -68,3 +73,29 @@ def test_graphviz_measures_with_the_shipped_font_in_any_cache_folder(tmp_path):
     plain = render_svg(dot, tmp_path / "plain")
     hostile = render_svg(dot, tmp_path / "R&D <1> 'x'")
     assert hostile == plain
+
+
+@pytest.mark.parametrize("name", sorted(SITE_NAMES))
+def test_the_sites_own_names_are_not_game_ids(tmp_path, name):
+    """A game named `site` wrote its search index over the site's own (search/site.js); each of
+    the site's own names is refused at the game's id, with the names that are taken."""
+    content = write_game(tmp_path, game=GAME_YAML.replace("id: mini", f"id: '{name}'"))
+    (content / "mini").rename(content / name)
+    with pytest.raises(ContentError) as error:
+        check_content(content)
+    assert [(p.file, p.line, p.column, p.message, p.hint) for p in error.value.problems] == [
+        (str(content / name / "game.yaml"), 2, 7,
+         f"'{name}' is the site's own name for {SITE_NAMES[name]}, so it cannot be a game's id",
+         f"give the game another id, e.g. {name}-game, and its folder the same name; the site's own names are "
+         "404, assets, changelog, content, downloads, format, index, search, site, sitemap")]
+    made = rulesmith_here("new", name, cwd=tmp_path, content=None)
+    assert made.returncode == 1 and made.stderr.startswith(f"error: '{name}' is the site's own name")
+
+
+def test_every_name_the_build_gives_its_own_files_is_one_of_the_sites_names(fixture_site):
+    """The list the check refuses is the list the build writes: every top-level name in the built
+    site, the generated pages and the search folder is a game's or one of project.SITE_NAMES."""
+    games = {p.name for p in FIXTURE_SITE_CONTENT.iterdir() if (p / "game.yaml").is_file()}
+    docs = fixture_site.parent / "work" / "docs"
+    names = {p.name.split(".")[0] for folder in (fixture_site, docs, fixture_site / SEARCH) for p in folder.iterdir()}
+    assert names - games <= set(SITE_NAMES) and names >= {ASSETS, SEARCH, SITE_SEARCH, HOME, NOT_FOUND}

@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 
 from ..files import write_if_changed
-from ..project import templates
+from ..project import ASSETS, DOWNLOADS, NOT_FOUND, templates
 from .search import FOLDER as SEARCH, SITE as SITE_INDEX
 
 TEMPLATES = templates()
@@ -72,10 +72,10 @@ def kept_files(site: Path, game_id: str) -> list[str]:
     """What the game's worker keeps, relative to the site: its pages and files, its PDFs, the
     site's assets, its search index and the search's list of games."""
     files = [p for p in (site / game_id).rglob("*") if p.is_file() and p.name != "version.json"]
-    files += [p for p in (site / "downloads" / game_id).rglob("*") if p.is_file()]
-    files += [p for p in (site / "assets").rglob("*") if p.is_file()]
+    files += [p for p in (site / DOWNLOADS / game_id).rglob("*") if p.is_file()]
+    files += [p for p in (site / ASSETS).rglob("*") if p.is_file()]
     files += [site / SEARCH / f"{game_id}.js", site / SEARCH / f"{SITE_INDEX}.js", site / "index.html",
-              site / "404.html"]
+              site / f"{NOT_FOUND}.html"]
     names = sorted({p.relative_to(site).as_posix() for p in files if p.is_file()})
     return [n for n in names if not NOT_KEPT.search(n) and n != f"{game_id}/sw.js"]
 
