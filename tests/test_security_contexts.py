@@ -7,6 +7,7 @@ scripts run, tested in Chromium with a planted script, event attribute and `java
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 
@@ -287,6 +288,8 @@ def test_every_page_type_works_under_its_policy(policed, browser, where):
     site, base = policed
     root = site.as_uri() if where == "disk" else base
     context, page = open_page(browser, f"{root}/index.html")
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
     seen = {}
     for path in sorted(site.rglob("*.html")):
         page.goto(f"{root}/{path.relative_to(site).as_posix()}")
@@ -323,6 +326,7 @@ def test_every_page_type_works_under_its_policy(policed, browser, where):
     errors = page.errors
     context.close()
     assert found == [] and errors == []
+    assert [url for url in requested if not url.startswith((root, "data:"))] == []  # nothing from elsewhere
 
 
 @pytest.mark.parametrize("where", ["disk", "served"])
@@ -386,3 +390,19 @@ def test_the_projects_texts_show_as_written(policed, browser):
                      "copyright": said["copyright"].replace("&copy;", "©"),
                      "toggle": said["theme"]["palette"][0]["toggle"]["name"], "elements": 0}
     assert errors == []
+
+
+def test_the_sites_own_templates_and_settings_load_nothing_from_elsewhere():
+    """The templates, stylesheets, scripts and default settings the package ships name no other
+    site but XML namespaces (the content's own texts are the check's: images from other hosts are
+    refused there; a project's mkdocs.yml cannot add any, test above)."""
+    from rulesmith.project import templates
+
+    namespaces = ("http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink")
+    found = []
+    for path in sorted(templates().rglob("*")):
+        if path.suffix in (".html", ".j2", ".css", ".js", ".yml", ".yaml") and not {"vendor", "new"} & set(path.parts):
+            text = path.read_text(encoding="utf-8")
+            found += [f"{path.relative_to(templates())}: {url}"
+                      for url in re.findall(r"(?:https?:)?//[a-z0-9.-]+\.[a-z]{2,}[^\s\"')]*", text) if url not in namespaces]
+    assert found == []
