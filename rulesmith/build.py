@@ -17,6 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from . import fingerprint
 from .pipeline import Checked, check_content
 from .files import exchange, make_readable, write_atomic, write_if_changed
 from .engines import DEFAULT_ENGINE, ENGINES, INCREMENTAL
@@ -316,13 +317,16 @@ def _kept_pdfs(work: Path, games: set[str]) -> tuple[dict[str, bytes], list[dict
 def _site_inputs(docs: Path, config: Path, engine: str) -> dict[str, str]:
     """Digests of what the engine builds the site from. "all": the generated pages, PDFs and
     assets, the configuration (navigation included), the engine, the site templates and the theme
-    overrides and the versions of Rulesmith and the engine. "frame": the same but for the
-    bytes of the generated files, only their names: what every page shows or is laid out by,
-    so that a change in it rebuilds every page."""
+    overrides and the versions of Rulesmith and the engine, and Rulesmith's own code. "frame":
+    the same but for the bytes of the generated files (only their names) and the code: what every
+    page shows or is laid out by, so that a change in it rebuilds every page."""
     frame = hashlib.sha256(b"\0".join([engine.encode(), config.read_bytes(), _engine_versions(engine).encode()]))
     for path in sorted(p for folder in ("site", "theme") for p in TEMPLATES.joinpath(folder).rglob("*") if p.is_file()):
         frame.update(str(path.relative_to(TEMPLATES)).encode() + b"\0" + path.read_bytes() + b"\0")
     every = frame.copy()
+    # Rulesmith's own code too: what finish_site writes into every page (the search index, the
+    # pages' policy) changes with it, though no generated page does.
+    every.update(fingerprint.software_digest().encode())
     for path in sorted(p for p in docs.rglob("*") if p.is_file()):
         name = str(path.relative_to(docs)).encode()
         frame.update(name + b"\0")

@@ -406,3 +406,20 @@ def test_the_sites_own_templates_and_settings_load_nothing_from_elsewhere():
             found += [f"{path.relative_to(templates())}: {url}"
                       for url in re.findall(r"(?:https?:)?//[a-z0-9.-]+\.[a-z]{2,}[^\s\"')]*", text) if url not in namespaces]
     assert found == []
+
+
+def test_a_new_rulesmith_writes_its_policy_into_an_unchanged_site(tmp_path, monkeypatch):
+    """The same content built again by changed code (an upgrade, a merge): the engine's pages are
+    as before, but what finish_site writes into them (here a changed policy) is written again
+    rather than the build skipping a site it believes current."""
+    from conftest import build_site
+    from rulesmith import fingerprint
+    from rulesmith.render import csp
+
+    content = write_game(tmp_path)
+    build_site(content, tmp_path / "site", tmp_path / "work")
+    assert "upgrade-insecure-requests" not in (tmp_path / "site" / "mini" / "index.html").read_text(encoding="utf-8")
+    monkeypatch.setattr(csp, "POLICY", {**csp.POLICY, "upgrade-insecure-requests": ""})
+    monkeypatch.setattr(fingerprint, "software_digest", lambda: "a newer rulesmith")
+    build_site(content, tmp_path / "site", tmp_path / "work")
+    assert "upgrade-insecure-requests" in (tmp_path / "site" / "mini" / "index.html").read_text(encoding="utf-8")
