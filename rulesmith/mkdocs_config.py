@@ -207,7 +207,9 @@ def project_settings(project: Project, trusted: bool = False) -> dict:
 def _shape(config: dict, form: tuple) -> tuple:
     """A place in the settings as PRESENTATION names it: a list's items are `*`, and so are the
     settings of a palette given as one mapping (as the one item of a list)."""
-    if len(form) > 2 and form[:2] == ("theme", "palette") and isinstance(config["theme"]["palette"], dict):
+    theme = config.get("theme")
+    one_palette = isinstance(theme, dict) and isinstance(theme.get("palette"), dict)
+    if one_palette and len(form) > 2 and form[:2] == ("theme", "palette") and form[2] != "*":
         return ("theme", "palette", "*") + form[2:]
     return form
 

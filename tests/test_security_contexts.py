@@ -423,3 +423,14 @@ def test_a_new_rulesmith_writes_its_policy_into_an_unchanged_site(tmp_path, monk
     monkeypatch.setattr(fingerprint, "software_digest", lambda: "a newer rulesmith")
     build_site(content, tmp_path / "site", tmp_path / "work")
     assert "upgrade-insecure-requests" in (tmp_path / "site" / "mini" / "index.html").read_text(encoding="utf-8")
+
+
+def test_one_palette_is_checked_and_escaped_as_a_list_of_one(tmp_path):
+    from rulesmith.mkdocs_config import escaped, settings
+    from rulesmith.project import find_project
+
+    one = "theme:\n  palette: {scheme: slate, toggle: {icon: material/weather-night, name: 'Dark <b>'}}\n"
+    assert config_problems(tmp_path, one) == []
+    assert escaped(settings(find_project(tmp_path)))["theme"]["palette"]["toggle"]["name"] == "Dark &lt;b&gt;"
+    assert config_problems(tmp_path, one.replace("material/weather-night", "../x")) == [
+        (2, 37, "'theme.palette.toggle.icon' must be an icon's name, such as material/weather-night", VALUE)]
