@@ -13,7 +13,7 @@ from functools import lru_cache
 import yaml
 
 from .game import Game
-from .project import templates
+from .project import DOWNLOADS, templates
 from .problems import BuildError
 
 AIDS_FILE = templates() / "pdf" / "aids.yaml"
@@ -119,4 +119,4 @@ def aid_kinds(game: Game) -> list[AidKind]:
 
 
 def aid_path(game_id: str, kind: AidKind, paper: Paper) -> str:
-    return f"downloads/{game_id}/{kind.key}-{paper.key}.pdf"
+    return f"{DOWNLOADS}/{game_id}/{kind.key}-{paper.key}.pdf"

@@ -17,14 +17,16 @@ import tempfile
 import time
 from pathlib import Path
 
+from . import fingerprint
 from .pipeline import Checked, check_content
 from .files import exchange, make_readable, write_atomic, write_if_changed
 from .engines import DEFAULT_ENGINE, ENGINES, INCREMENTAL
-from .mkdocs_config import write_config
+from .mkdocs_config import settings, write_config
 from .problems import UsageError
-from .project import project_of_content, templates
+from .project import ASSETS, project_of_content, templates
 from .render import layout
 from .render.flowchart import procedure_svg, standalone_svg
+from .render.csp import write_policies
 from .render.fonts import font_face_css, web_fonts
 from .render.notfound import write_404
 from .render.search import write_search
@@ -97,11 +99,11 @@ def sync_tree(target: Path, files: dict[str, bytes]) -> None:
 # The site's own styles and scripts are each served as one file, their parts (templates/site/assets)
 # in this order: a phone's first page makes two requests for them, not eight (Lighthouse, issue 29).
 # The stylesheet opens with the fonts' @font-face rules (render/fonts.py).
-BUNDLES = {"assets/site.css": ["rulesmith.css", "walker.css", "botturn.css"],
-           "assets/site.js": ["search.js", "rulesmith.js", "offline.js"]}
+BUNDLES = {f"{ASSETS}/site.css": ["rulesmith.css", "walker.css", "botturn.css"],
+           f"{ASSETS}/site.js": ["search.js", "rulesmith.js", "offline.js"]}
 # place.js, walker.js and botturn.js are served as they are, to the pages that have a walker or the
 # Bot turn companion only (templates/theme/main.html): a page does not load a script it does not use.
-WEB_FONTS = "assets/fonts"  # the site's web fonts: the stylesheet's @font-face rules and each chart's file use them
+WEB_FONTS = f"{ASSETS}/fonts"  # the site's web fonts: the stylesheet's @font-face rules and each chart's file use them
 
 
 def static_files(cache: Path) -> dict[str, bytes]:
@@ -109,7 +111,7 @@ def static_files(cache: Path) -> dict[str, bytes]:
     vendored libraries and WOFF2 subsets of the shipped fonts (the OTFs are for the PDFs)."""
     assets = TEMPLATES / "site" / "assets"
     parts = {name for names in BUNDLES.values() for name in names}
-    files = {f"assets/{p.relative_to(assets).as_posix()}": p.read_bytes()
+    files = {f"{ASSETS}/{p.relative_to(assets).as_posix()}": p.read_bytes()
              for p in assets.rglob("*") if p.is_file() and p.relative_to(assets).as_posix() not in parts}
     for bundle, names in BUNDLES.items():
         head = font_face_css(TEMPLATES / "fonts").encode() if bundle.endswith(".css") else b""
@@ -148,11 +150,12 @@ def render_docs(checked: list[Checked], charts: dict[str, bytes], downloads: lis
 def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
           work: Path | None = None, cache: Path | None = None, engine: str = DEFAULT_ENGINE,
           site_url: str | None = None, cpu: dict[str, float] | None = None,
-          games: list[str] | None = None) -> dict[str, float]:
+          games: list[str] | None = None, trust_config: bool = False) -> dict[str, float]:
     """Check and build everything into `site`; returns the time of each step (and fills `cpu`,
     when given, with each step's CPU seconds, the PDF workers' included).
     `work` (default .build/) holds the generated pages, `cache` (default .cache/) the outputs
-    cached by content hash; the benchmark points both at empty folders for a clean build."""
+    cached by content hash; the benchmark points both at empty folders for a clean build.
+    `trust_config`: the project's mkdocs.yml may set more than how the site looks (mkdocs_config)."""
     project = project_of_content(content)
     # A build given a work folder of its own (tests, the benchmark, two builds at once) keeps its
     # cache there too; otherwise both are the project's.
@@ -163,13 +166,14 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
         progress.cpu = cpu
     with progress.step("check content"):
         checked = _only(check_content(content), games)
+    settings(project, trusted=trust_config)  # the project's mkdocs.yml, checked before anything is made
     if not quiet:
         from .problems import warning_line
 
         for warning in (w for c in checked for w in c.warnings):
             log.warning("%s", warning_line(warning))
     # The editor schema the content files' `$schema` lines point to, current with the content.
-    write_schema(project.schema / "content.schema.json", [c.game for c in checked])
+    write_schema(project.shared_schema, [c.game for c in checked])
     with progress.step("flowcharts"):
         charts = flowcharts(checked, cache)
     downloads: list[dict] = []
@@ -188,7 +192,7 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
         docs = work / "docs"
         nav = render_docs(checked, charts, downloads, docs, aids, cache=cache)
     site = site.resolve()
-    config = write_config(project, work, nav, site_url)
+    config = write_config(project, work, nav, site_url, trusted=trust_config)
     inputs = _site_inputs(docs, config, engine)
     record = _site_record(work, site)
     # Same pages, PDFs, assets and configuration as the site on disk was built from: the engine
@@ -229,9 +233,12 @@ def _only(checked: list[Checked], games: list[str] | None) -> list[Checked]:
 def finish_site(site: Path, games: list, webapp: bool = True) -> None:
     """What the site engine does not make, written into the built site: the search index of each
     game (read from the built pages), a 404 page that works from disk too, and each game's web app (manifest, icons, offline worker;
-    not in the preview, where a worker answering from its cache would hide every edit)."""
+    not in the preview, where a worker answering from its cache would hide every edit). Every
+    page's Content-Security-Policy (render/csp.py) goes in once its scripts are final (the web
+    app's links are not scripts) and before the worker's version is taken from the pages."""
     write_search(site, [(game.id, game.info.name) for game in games])
     write_404(site)
+    write_policies(site)
     if webapp:
         write_webapp(site, games)
 
@@ -313,13 +320,16 @@ def _kept_pdfs(work: Path, games: set[str]) -> tuple[dict[str, bytes], list[dict
 def _site_inputs(docs: Path, config: Path, engine: str) -> dict[str, str]:
     """Digests of what the engine builds the site from. "all": the generated pages, PDFs and
     assets, the configuration (navigation included), the engine, the site templates and the theme
-    overrides and the versions of Rulesmith and the engine. "frame": the same but for the
-    bytes of the generated files, only their names: what every page shows or is laid out by,
-    so that a change in it rebuilds every page."""
+    overrides and the versions of Rulesmith and the engine, and Rulesmith's own code. "frame":
+    the same but for the bytes of the generated files (only their names) and the code: what every
+    page shows or is laid out by, so that a change in it rebuilds every page."""
     frame = hashlib.sha256(b"\0".join([engine.encode(), config.read_bytes(), _engine_versions(engine).encode()]))
     for path in sorted(p for folder in ("site", "theme") for p in TEMPLATES.joinpath(folder).rglob("*") if p.is_file()):
         frame.update(str(path.relative_to(TEMPLATES)).encode() + b"\0" + path.read_bytes() + b"\0")
     every = frame.copy()
+    # Rulesmith's own code too: what finish_site writes into every page (the search index, the
+    # pages' policy) changes with it, though no generated page does.
+    every.update(fingerprint.software_digest().encode())
     for path in sorted(p for p in docs.rglob("*") if p.is_file()):
         name = str(path.relative_to(docs)).encode()
         frame.update(name + b"\0")

@@ -83,14 +83,14 @@ def cmd_build(args) -> int:
 
     build(args.project.content, _output(args.site, args.project.site), pdfs=not args.no_pdf,
           quiet=args.quiet, work=_output(args.work, None), engine=args.engine, site_url=args.site_url,
-          games=args.game or None)
+          games=args.game or None, trust_config=args.trust_config)
     return 0
 
 
 def cmd_serve(args) -> int:
     from .serve import serve
 
-    return serve(args.project.content, args.dev_addr)
+    return serve(args.project.content, args.dev_addr, trust_config=args.trust_config)
 
 
 def cmd_schema(args) -> int:
@@ -101,7 +101,7 @@ def cmd_schema(args) -> int:
     # A game whose files do not all load still gets a schema of what did load: the editor is
     # where the rest gets fixed.
     games = load_games(args.project.content, Problems()) if args.project.content.is_dir() else []
-    path = write_schema(_output(args.output, args.project.schema / "content.schema.json"), games)
+    path = write_schema(_output(args.output, args.project.shared_schema), games)
     say(f"wrote {path} and a schema per game: " + (", ".join(f"{g.id}.schema.json" for g in games) or "none"))
     return 0
 
@@ -213,6 +213,10 @@ def _all_parsers(sub) -> list[argparse.ArgumentParser]:
     return found
 
 
+TRUST_CONFIG_HELP = ("let the project's mkdocs.yml set more than how the site looks (hooks, plugins, "
+                     "theme.custom_dir, extra_javascript …: code that runs at build time or in readers' browsers); "
+                     "only for a file you trust as you trust code")
+
 # Commands whose module adds their options (`configure`): module, help.
 MODULE_COMMANDS = {
     "errata": ("errata", "record errata: `rulesmith errata add …`"),
@@ -248,10 +252,12 @@ def _parser(full: bool) -> argparse.ArgumentParser:
     p.add_argument("--game", action="append", metavar="ID",
                    help="build only this game (repeat for several; all content is still checked): one job of a "
                         "CI matrix, whose PDFs and flowcharts the cache then hands to the build of the whole site")
+    p.add_argument("--trust-config", action="store_true", help=TRUST_CONFIG_HELP)
     p.set_defaults(run=cmd_build)
 
     p = sub.add_parser("serve", help="preview the site; rebuilds and reloads on YAML or template changes")
     p.add_argument("--dev-addr", default="127.0.0.1:8000", help="address to serve on (default 127.0.0.1:8000)")
+    p.add_argument("--trust-config", action="store_true", help=TRUST_CONFIG_HELP)
     p.set_defaults(run=cmd_serve)
 
     p = sub.add_parser("schema", help="write the JSON Schema of the content format")

@@ -13,7 +13,6 @@ import difflib
 import io
 import json
 import logging
-import re
 import subprocess
 import tarfile
 import tempfile
@@ -26,7 +25,8 @@ from .expressions import plain
 from .game import Game, load_games
 from .items import ITEM_TYPES, all_items, name_of
 from .pipeline import check_content
-from .problems import RESULTS, ContentError, Problems, RulesmithError
+from .problems import RESULTS, ContentError, Problems, RulesmithError, printable
+from .text.escape import markdown_inline as escape_inline
 
 log = logging.getLogger(__name__)
 
@@ -112,8 +112,10 @@ def cmd_diff(args) -> int:
     content = Path(args.content)
     diffs, notes = diff_revision(content, args.revision)
     for note in notes:
-        log.info(f"note: {note}")
-    RESULTS.info(format_markdown(diffs, args.revision) if args.format == "markdown" else format_text(diffs, args.revision))
+        log.info("%s", printable(f"note: {note}"))
+    # The terminal acts on control characters: any a value holds is shown as \u…, in either format.
+    RESULTS.info("%s", printable(format_markdown(diffs, args.revision) if args.format == "markdown"
+                                 else format_text(diffs, args.revision)))
     return 0
 
 
@@ -448,12 +450,16 @@ def format_text(diffs: list[GameDiff], revision: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _md(text: str) -> str:
-    """Text in a release note (Markdown read as source too, on a forge): backslash escapes, which
-    stay readable where character references would not."""
-    from .text.escape import content_source as escape_markup
+def _md(value) -> str:
+    """Any value in a release note: the site's Markdown escaping (every character Markdown or HTML
+    could read as syntax as a character reference), so a name, a note or an id is text there."""
+    return escape_inline(value)
 
-    return re.sub(r"([\\`*_\[\]#|!])", r"\\\1", escape_markup(text))
+
+def _code(value) -> str:
+    """An id or revision in a release note, in monospace: escaped as any value (a Markdown code
+    span would show character references as they are written)."""
+    return f"<code>{escape_inline(value)}</code>"
 
 
 def _md_value(value) -> str:
@@ -475,8 +481,8 @@ def _md_change(change: Change) -> str:
 
 def format_markdown(diffs: list[GameDiff], revision: str) -> str:
     if not diffs:
-        return f"No content changes since `{revision}`.\n"
-    out = [f"# Content changes since `{revision}`", ""]
+        return f"No content changes since {_code(revision)}.\n"
+    out = [f"# Content changes since {_code(revision)}", ""]
     for diff in diffs:
         out += [f"## {_md(diff.name)}" + ("" if diff.status == "changed" else " (new game)" if diff.status == "added"
                                           else " (game removed)"), ""]
@@ -488,30 +494,30 @@ def format_markdown(diffs: list[GameDiff], revision: str) -> str:
             out += [f"### {title}", ""]
             for item in items:
                 if status == "renamed":
-                    out.append(f"- {_md(item.label)} `{item.key}`: {_md(item.old_name)} → **{_md(item.name)}**")
+                    out.append(f"- {_md(item.label)} {_code(item.key)}: {_md(item.old_name)} → **{_md(item.name)}**")
                 else:
-                    out.append(f"- {_md(item.label)} **{_md(item.name)}** (`{item.key}`)")
+                    out.append(f"- {_md(item.label)} **{_md(item.name)}** ({_code(item.key)})")
                 for change in item.changes:
                     out.append(f"    - {_md(change.title)}: {_md_change(change)}")
             out.append("")
         if diff.errata_added or diff.errata_removed:
             out += ["### Errata", ""]
             for e in diff.errata_added:
-                out.append(f"- {e.id} ({e.date}), `{e.target}` {_md(e.field)}: {_md_value(e.old)} → "
+                out.append(f"- {_md(e.id)} ({_md(e.date)}), {_code(e.target)} {_md(e.field)}: {_md_value(e.old)} → "
                            f"**{_md_value(e.new)}**" + (f". {_md(' '.join(e.note.split()))}" if e.note else ""))
             for e in diff.errata_removed:
-                out.append(f"- removed: {e.id} ({e.date}), `{e.target}` {_md(e.field)}")
+                out.append(f"- removed: {_md(e.id)} ({_md(e.date)}), {_code(e.target)} {_md(e.field)}")
             out.append("")
         if diff.has_rulings:
             out += ["### Rulings", ""]
             for r in diff.rulings_added:
-                out.append(f"- new: {_md(r.id)} ({r.date}, {_md(_ruling_status(r))}) on "
-                           + ", ".join(f"`{k}`" for k in r.about) + f": {_md(show(r.question, 80))}")
+                out.append(f"- new: {_md(r.id)} ({_md(r.date)}, {_md(_ruling_status(r))}) on "
+                           + ", ".join(_code(k) for k in r.about) + f": {_md(show(r.question, 80))}")
             for r in diff.rulings_superseded:
-                out.append(f"- {_md(r.id)} ({r.date}) is now {_md(_ruling_status(r))}")
+                out.append(f"- {_md(r.id)} ({_md(r.date)}) is now {_md(_ruling_status(r))}")
             for r, parts in diff.rulings_changed:
-                out.append(f"- {_md(r.id)} ({r.date}): {_md(', '.join(parts))} changed")
+                out.append(f"- {_md(r.id)} ({_md(r.date)}): {_md(', '.join(parts))} changed")
             for r in diff.rulings_removed:
-                out.append(f"- removed: {_md(r.id)} ({r.date})")
+                out.append(f"- removed: {_md(r.id)} ({_md(r.date)})")
             out.append("")
     return "\n".join(out).rstrip("\n") + "\n"

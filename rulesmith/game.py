@@ -18,7 +18,7 @@ from .formatref import see, topic_of_key
 from .items import ITEM_TYPES
 from .load import UNREADABLE, SourceFile, display_path, content_files, read_file
 from .problems import Problems, nearest
-from .project import game_folders
+from .project import game_folders, site_name_hint, site_name_problem
 
 
 @dataclass
@@ -216,6 +216,10 @@ def load_game(folder: Path, problems: Problems, root: Path, overlay: dict[Path, 
     if game.info.id != folder.name:
         problems.add(game.info.where("id"), f"game id '{game.info.id}' differs from its folder '{folder.name}'",
                      f"use id: {folder.name}")
+    # A game's pages and files go in a folder named after it, beside the site's own.
+    for name in dict.fromkeys((folder.name, game.info.id)):
+        if problem := site_name_problem(name):
+            problems.add(game.info.where("id"), problem, site_name_hint(name))
     for source, content in parsed:
         game.files.append(source)
         _apply_defaults(content)

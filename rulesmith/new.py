@@ -10,6 +10,7 @@ beside the game's and moved into place at once.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import tempfile
@@ -17,17 +18,22 @@ from pathlib import Path
 
 from . import model
 from .problems import UsageError
-from .project import Project, templates
+from .project import Project, site_name_hint, site_name_problem, templates
 
-PLACEHOLDER_ID, PLACEHOLDER_NAME = "GAME_ID", "GAME_NAME"
+PLACEHOLDER = re.compile(r"\bGAME_(ID|NAME|RULEBOOK)\b")
 
 
 def skeleton() -> Path:
     return templates() / "new"
 
 
-def _fill(text: str, game_id: str, name: str) -> str:
-    return text.replace(PLACEHOLDER_ID, game_id).replace(PLACEHOLDER_NAME, name)
+def _fill(text: str, game_id: str, name: str, *, yaml: bool = False) -> str:
+    """The skeleton's placeholders filled in, in one pass. The id (lower-case kebab-case) is the
+    same in any context; in YAML, the name and the rulebook's title stand as whole values and go
+    in as quoted YAML strings (JSON's, which YAML reads), so a colon or a # in a name stays text."""
+    values = {"ID": game_id, "NAME": name, "RULEBOOK": f"{name} Rulebook"}
+    return PLACEHOLDER.sub(lambda m: values[m.group(1)] if m.group(1) == "ID" or not yaml
+                           else json.dumps(values[m.group(1)], ensure_ascii=False), text)
 
 
 def files(game_id: str, name: str) -> dict[str, str]:
@@ -35,7 +41,7 @@ def files(game_id: str, name: str) -> dict[str, str]:
     found = {}
     for path in sorted(p for p in skeleton().rglob("*") if p.is_file() and p.suffix in (".yaml", ".txt")):
         rel = _fill(path.relative_to(skeleton()).as_posix(), game_id, name)
-        found[rel] = _fill(path.read_text(encoding="utf-8"), game_id, name)
+        found[rel] = _fill(path.read_text(encoding="utf-8"), game_id, name, yaml=path.suffix == ".yaml")
     return found
 
 
@@ -49,6 +55,8 @@ def new_game(project: Project, game_id: str, name: str | None = None) -> list[st
         suggestion = re.sub(r"[^a-z0-9]+", "-", game_id.lower()).strip("-")[:model.MAX_ID_LENGTH].rstrip("-")
         raise UsageError(f"'{game_id}' is not a game id: it {model.id_problem(game_id)}",
                          "ids are lower-case kebab-case" + (f", e.g. {suggestion}" if suggestion else ""))
+    if problem := site_name_problem(game_id):
+        raise UsageError(problem, site_name_hint(game_id))
     name = name or default_name(game_id)
     problem = model.plain_text_problem(name) or ("a name is one line" if "\n" in name or '"' in name else None)
     if problem:
@@ -99,6 +107,6 @@ def _write_schema(project: Project) -> None:
     from .schema import write_schema
 
     try:
-        write_schema(project.schema / "content.schema.json", load_games(project.content, Problems()))
+        write_schema(project.shared_schema, load_games(project.content, Problems()))
     except OSError:
         pass  # `rulesmith build` and `rulesmith schema` write it too

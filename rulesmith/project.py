@@ -17,6 +17,41 @@ from pathlib import Path
 from .problems import UsageError
 
 
+# The names the build gives its own files beside the games' folders (each game's pages and files are
+# in a folder named after its id): in the site and the docs folder (a page <name>.md, a folder
+# <name>/), in the site's search folder (search/<name>.js) and in the schema folder
+# (<name>.schema.json). A game id may not be one of them; each writer takes its name from here.
+HOME = "index"  # index.md: the home page
+DOWNLOADS = "downloads"  # downloads.md, and downloads/<game>/ with each game's PDFs
+CHANGELOG = "changelog"  # changelog.md: every game's changes
+FORMAT = "format"  # format.md: the content format reference
+ASSETS = "assets"  # the site's and the engine's styles, scripts and fonts
+SEARCH = "search"  # search/<game>.js: each game's search index
+SITE_SEARCH = "site"  # search/site.js: the index of the pages outside any game, and the list of games
+NOT_FOUND = "404"  # 404.html, the engine's
+SITEMAP = "sitemap"  # sitemap.xml and sitemap.xml.gz, the engine's
+SHARED_SCHEMA = "content"  # schema/content.schema.json, the format every game shares, beside schema/<game>.schema.json
+SITE_NAMES = {
+    HOME: "the home page", DOWNLOADS: "the downloads page and the PDFs' folder", CHANGELOG: "the site's changelog",
+    FORMAT: "the content format reference", ASSETS: "the styles, scripts and fonts",
+    SEARCH: "the search indexes' folder", SITE_SEARCH: "the search index of the pages outside any game",
+    NOT_FOUND: "the page for an address that is not found", SITEMAP: "the sitemap",
+    SHARED_SCHEMA: "the editor schema every game shares",
+}
+
+
+def site_name_problem(game_id: str) -> str | None:
+    """Why a game cannot have this id (it is one of the site's own names), or None."""
+    if game_id not in SITE_NAMES:
+        return None
+    return f"'{game_id}' is the site's own name for {SITE_NAMES[game_id]}, so it cannot be a game's id"
+
+
+def site_name_hint(game_id: str) -> str:
+    return (f"give the game another id, e.g. {game_id}-game, and its folder the same name; "
+            f"the site's own names are {', '.join(sorted(SITE_NAMES))}")
+
+
 @lru_cache(maxsize=1)
 def templates() -> Path:
     """The package's templates folder (site pages, aids, flowchart style, fonts, icons, mkdocs.yml)."""
@@ -49,6 +84,11 @@ class Project:
     @property
     def schema(self) -> Path:
         return self.root / "schema"
+
+    @property
+    def shared_schema(self) -> Path:
+        """The editor schema every game shares (each game's is beside it)."""
+        return self.schema / f"{SHARED_SCHEMA}.schema.json"
 
     @property
     def mkdocs_config(self) -> Path | None:

@@ -36,7 +36,7 @@ else:
     from watchdog.observers import Observer
 
 from .build import finish_site, flowcharts, render_docs
-from .render import gate
+from .render import csp, gate
 from .engines import DirtyNotice
 from .mkdocs_config import write_config
 from .problems import BuildError, ContentError, UsageError
@@ -51,8 +51,8 @@ log = logging.getLogger(__name__)
 class Preview:
     """The builder MkDocs' server runs at startup and after every change (always on one thread)."""
 
-    def __init__(self, content: Path, folder: Path, dev_addr: str):
-        self.content, self.dev_addr = content, dev_addr
+    def __init__(self, content: Path, folder: Path, dev_addr: str, trust_config: bool = False):
+        self.content, self.dev_addr, self.trust_config = content, dev_addr, trust_config
         self.project = project_of_content(content)
         self.folder, self.docs, self.site = folder, folder / "docs", folder / "site"
         self.docs.mkdir()
@@ -63,7 +63,7 @@ class Preview:
     def config(self, nav: list | None = None):
         from mkdocs.config import load_config
 
-        config_file = write_config(self.project, self.folder, nav or [])
+        config_file = write_config(self.project, self.folder, nav or [], trusted=self.trust_config)
         config = load_config(str(config_file), dev_addr=self.dev_addr, hooks=[str(HOOKS)],
                              **({} if nav else {"nav": None}))
         if self.url:
@@ -133,7 +133,7 @@ def _log_to_stderr() -> None:
     logging.getLogger("mkdocs.commands.build").addFilter(DirtyNotice())
 
 
-def serve(content: Path, dev_addr: str) -> int:
+def serve(content: Path, dev_addr: str, trust_config: bool = False) -> int:
     if not content.is_dir():  # nothing to watch: say so rather than fail inside MkDocs' watcher
         raise UsageError(f"content folder {content} not found", "run from the project or pass --content")
     _log_to_stderr()
@@ -141,7 +141,7 @@ def serve(content: Path, dev_addr: str) -> int:
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     folder = Path(tempfile.mkdtemp(prefix="rulesmith-serve-"))
     try:
-        _serve(Preview(content.resolve(), folder, dev_addr))
+        _serve(Preview(content.resolve(), folder, dev_addr, trust_config))
     except KeyboardInterrupt:
         log.info("%s", "stopped.")
     finally:
@@ -190,6 +190,12 @@ def _server_class():
             if "\x00" in environ.get("PATH_INFO", ""):
                 return None  # Not found
             return super()._serve_request(environ, start_response)
+
+        def _inject_js_into_html(self, content, epoch):  # MkDocs' own, for the pinned version
+            # The page's policy (render/csp.py) lets MkDocs' live-reload script run, the one it adds.
+            page = super()._inject_js_into_html(content, epoch).decode("utf-8")
+            before = csp.inline_scripts(content.decode("utf-8"))
+            return csp.allowing(page, [s for s in csp.inline_scripts(page) if s not in before]).encode("utf-8")
 
     return Server
 

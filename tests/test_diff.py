@@ -111,15 +111,16 @@ def test_diff_command_prints_text_grouped_by_game(repo, capsys):
 def test_diff_command_prints_markdown_for_a_release_note(repo, capsys):
     assert cli.main(["--content", str(repo / "content"), "diff", "HEAD~1", "--format", "markdown"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("# Content changes since `HEAD~1`\n\n## Alpha\n\n### Added\n\n- Card **Bank** (`card:bank`)\n")
+    assert out.startswith("# Content changes since <code>HEAD~1</code>\n\n## Alpha\n\n### Added\n\n"
+                          "- Card **Bank** (<code>card:bank</code>)\n")
     for line in [
-        "### Removed", "- Glossary term **Agent** (`term:agent`)",
-        "### Renamed", "- Card `card:embassy`: Embassy → **Grand Embassy**",
-        "### Changed", "- Card **Interpol** (`card:interpol`)",
+        "### Removed", "- Glossary term **Agent** (<code>term:agent</code>)",
+        "### Renamed", "- Card <code>card:embassy</code>: Embassy → **Grand Embassy**",
+        "### Changed", "- Card **Interpol** (<code>card:interpol</code>)",
         "    - Cost: 3 → **4**",
-        "    - text: Spend one \\[\\[token:agent\\]\\] to look at ~~a hand.~~ **two hands.** Then discard it.",
-        "    - step 3: \"The turn ends.\" → **\"The bot's turn ends.\"**",
-        "### Errata", "- e1 (2026-03-01), `card:interpol` fields.cost: 3 → **4**. Cost 4.",
+        "    - text: Spend one &#91;&#91;token:agent&#93;&#93; to look at ~~a hand.~~ **two hands.** Then discard it.",
+        "    - step 3: &#34;The turn ends.&#34; → **&#34;The bot's turn ends.&#34;**",
+        "### Errata", "- e1 (2026-03-01), <code>card:interpol</code> fields.cost: 3 → **4**. Cost 4.",
         "## Beta",
     ]:
         assert line + "\n" in out, line
@@ -180,3 +181,42 @@ def test_text_delta_shows_the_changed_words_with_context():
     new = old.replace("eight", "EIGHT")
     assert text_delta(old, new, context=2) == [("…", ""), (" ", "six seven"), ("-", "eight"), ("+", "EIGHT"),
                                                (" ", "nine ten"), ("…", "")]
+
+
+HOSTILE_ERRATUM = """\
+  - id: e2
+    date: 2026-04-01
+    source: {kind: publisher-faq, description: FAQ v3}
+    target: "card:interpol` <img src=x onerror=alert(1)> `x"
+    field: "fields.cost <b>"
+    old: 4
+    new: "[x](javascript:alert(1)) **5** \\e]8;;https://example.com\\a"
+    note: "<script>alert(1)</script> \\e[2J [link](https://example.com)"
+"""
+
+
+def test_every_value_in_a_release_note_is_text(repo, capsys):
+    """An erratum recorded with markup in every value (the diff reads content that may not check):
+    the release note, read as Markdown with the site's configuration, holds nothing but the
+    note's own marks, and shows each value as written; the terminal gets no control character."""
+    import xml.etree.ElementTree as ElementTree
+
+    from rulesmith.markdown_config import converter
+
+    with (repo / "content" / "alpha" / "errata.yaml").open("a") as errata:
+        errata.write(HOSTILE_ERRATUM)
+    assert cli.main(["--content", str(repo / "content"), "diff", "HEAD", "--format", "markdown"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "\\u001b" in out
+    html = converter().reset().convert(out)
+    tree = ElementTree.fromstring(f"<div>{html}</div>")
+    assert {e.tag for e in tree.iter()} == {"div", "h1", "h2", "h3", "ul", "li", "code", "strong"}
+    assert all(not e.attrib for e in tree.iter())
+    line = next(li for li in tree.iter("li") if "e2" in "".join(li.itertext()))
+    assert "".join(line.itertext()) == (
+        "e2 (2026-04-01), card:interpol` <img src=x onerror=alert(1)> `x fields.cost <b>: 4 → "
+        "\"[x](javascript:alert(1)) **5** \\u001b]8;;https://example.com\\u0007\". <script>alert(1)</script> \\u001b[2J "
+        "[link](https://example.com)")
+    assert cli.main(["--content", str(repo / "content"), "diff", "HEAD"]) == 0
+    text = capsys.readouterr().out
+    assert "\x1b" not in text and "\x07" not in text and "\\u001b]8;;" in text

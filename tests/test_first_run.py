@@ -115,7 +115,7 @@ def _switch_scheme(page, scheme: str) -> None:
         matchMedia("(prefers-color-scheme: light)").addEventListener("change", () => window.__schemeChanges++); } }""")
     seen = page.evaluate("window.__schemeChanges")
     page.emulate_media(color_scheme=scheme)
-    page.wait_for_function(f"window.__schemeChanges > {seen}")
+    page.wait_for_function(f"() => window.__schemeChanges > {seen}")
 
 
 def test_until_the_reader_chooses_the_page_follows_the_readers_scheme(url, browser):
@@ -155,7 +155,7 @@ def _restyles_in_materials_first_run(browser, address: str) -> dict:
 
     def held_back(route):
         response = route.fetch()
-        page.wait_for_function("document.readyState !== 'loading'")  # parsed
+        page.wait_for_function("() => document.readyState !== 'loading'")  # parsed
         page.evaluate(DRAWN)
         route.fulfill(response=response)
 

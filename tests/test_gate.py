@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from rulesmith.problems import BuildError
-from rulesmith.render import gate
+from rulesmith.render import csp, gate
 from rulesmith.render.notfound import portable
 
 from conftest import build_site
@@ -34,7 +34,7 @@ def site_of(tmp_path: Path, **pages: str) -> Path:
     for name, body in pages.items():
         path = site / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(PAGE.format(body=body, root="../" * name.count("/")))
+        path.write_text(csp.with_policy(PAGE.format(body=body, root="../" * name.count("/"))))
     return site
 
 
@@ -77,10 +77,21 @@ def test_every_kind_of_finding_on_a_page(tmp_path):
 def test_the_404_pages_own_script_passes_and_a_changed_one_does_not(tmp_path):
     site = site_of(tmp_path, **{"404.html": "Not found"})
     page = site / "404.html"
-    page.write_text(portable(page.read_text()))
+    page.write_text(csp.with_policy(portable(csp.META.sub("", page.read_text())), base=True))
     assert found(site) == []
-    page.write_text(page.read_text().replace("location.href.replace", "alert(1)||location.href.replace"))
+    page.write_text(csp.with_policy(csp.META.sub("", page.read_text()).replace(
+        "location.href.replace", "alert(1)||location.href.replace"), base=True))
     assert found(site) == [("404.html", "an inline script that is not one of the theme's")]
+
+
+def test_a_page_without_its_policy_first_is_refused(tmp_path):
+    site = site_of(tmp_path, **{"index.html": "", "late.html": ""})
+    (site / "index.html").write_text(csp.META.sub("", (site / "index.html").read_text()))
+    late = (site / "late.html").read_text()
+    policy = csp.META.search(late).group(0)
+    (site / "late.html").write_text(late.replace(policy, "").replace("</head>", policy + "</head>"))
+    assert found(site) == [("index.html", "a page without its Content-Security-Policy first in <head>"),
+                           ("late.html", "a page without its Content-Security-Policy first in <head>")]
 
 
 def test_a_search_index_that_is_more_than_its_data_is_refused(tmp_path):
@@ -117,7 +128,7 @@ def test_unchanged_pages_are_read_from_the_cache_and_a_changed_one_again(tmp_pat
     cache = tmp_path / "cache"
     cache.mkdir()
     assert gate.findings(site, cache) == []
-    (site / "other.html").write_text(PAGE.format(body='<a href="javascript:x()">x</a>', root=""))
+    (site / "other.html").write_text(csp.with_policy(PAGE.format(body='<a href="javascript:x()">x</a>', root="")))
     assert [f.what for f in gate.findings(site, cache)] == ["a javascript address in a href"]
 
 

@@ -109,3 +109,15 @@ def test_new_inside_a_project_adds_a_game_beside_the_others(made):
     assert result.returncode == 0, result.stderr
     assert (made / "content" / "second" / "game.yaml").is_file()
     assert [c.game.id for c in check_content(made / "content")] == ["my-game", "second"]
+
+
+@pytest.mark.parametrize("name", ["Foo: The #1 Game", "- Dash & Co. [2nd] {ed.} \\ GAME_ID GAME_NAME", "Yes"])
+def test_a_name_goes_into_the_yaml_as_a_string(tmp_path, name):
+    """The name fills YAML values: written as quoted YAML strings, so a colon, a #, a leading dash,
+    brackets, a backslash or a word YAML reads as a boolean stay the name, and a placeholder's
+    word in it is not filled in again."""
+    result = rulesmith("new", "named", "--name", name, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    [checked] = check_content(tmp_path / "content")
+    assert checked.game.info.name == name
+    assert [s.title for s in checked.game.info.sources] == [f"{name} Rulebook"]

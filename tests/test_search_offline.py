@@ -145,7 +145,7 @@ def test_search_works_from_disk(shipped, browser):
 def test_an_installed_game_opens_a_page_a_search_result_and_a_pdf_offline(with_pdfs, browser):
     site, base = with_pdfs
     context, page, errors = _page(browser, f"{base}/harbour/index.html")
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=30000)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30000)
     note = page.locator(".rs-offline")
     note.filter(has_text="Saved for offline use").wait_for(timeout=30000)
     saved = note.inner_text()

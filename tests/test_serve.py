@@ -173,6 +173,26 @@ def test_the_search_index_has_every_page_once_and_the_latest_text(server):
     assert "Alphorn" in text and "Alpha" not in text  # pages that name the card were re-indexed
 
 
+def test_the_preview_carries_the_policy_and_its_reload_runs_under_it(server, browser):
+    """Each page the preview serves carries the site's Content-Security-Policy, which lets MkDocs'
+    live-reload script (added to every page as it is served) run: an edit reloads the open page,
+    and nothing is refused."""
+    page = browser.new_page()
+    page.add_init_script("""window.__violations = [];
+        document.addEventListener("securitypolicyviolation", e => window.__violations.push(e.violatedDirective));""")
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.goto(server.url + CARDS)
+    policy = page.locator('meta[http-equiv="Content-Security-Policy"]').get_attribute("content")
+    page.wait_for_function("() => document.readyState === 'complete'")
+    server.rename("beta", "Betamax Reloaded")
+    page.wait_for_function("() => document.body.textContent.includes('Betamax Reloaded')", timeout=TIMEOUT * 1000)
+    found = page.evaluate("window.__violations")
+    page.close()
+    assert "script-src 'self' 'sha256-" in policy and "'unsafe-inline'" not in policy.split(";")[1]
+    assert found == [] and errors == []
+
+
 def test_it_stops_on_sigterm_and_removes_its_folder(server):
     folder = server.folder()
     assert folder.is_dir() and not folder.is_relative_to(ROOT)

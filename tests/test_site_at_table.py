@@ -242,7 +242,7 @@ def test_no_serious_accessibility_violations_in_the_content(site, url, browser, 
     found = []
     for path in sample_pages(site):
         context, page, errors = open_page(browser, f"{url}/{path}", width, scheme)
-        page.add_script_tag(content=axe)
+        page.evaluate(axe)  # the test's tool, run as the browser's own: the page's policy lets no inline script in
         found += [f"{path}: {v}" for v in page.evaluate(AXE_RUN)]
         found += [f"{path}: console: {e}" for e in errors]
         context.close()

@@ -442,7 +442,7 @@ def test_the_phones_back_button_undoes_a_step(server, page, game_id, procedure_i
                              " + scrollY + 100); return scrollY; }")  # reading below the walker
     page.reload()  # the same step, and the page where the reader had scrolled it
     at(1, moved=False)
-    page.wait_for_function(f"Math.abs(scrollY - {scrolled}) <= 2")
+    page.wait_for_function(f"() => Math.abs(scrollY - {scrolled}) <= 2")
     page.go_forward()
     at(2)
     page.go_forward()

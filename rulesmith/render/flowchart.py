@@ -17,6 +17,7 @@ import tempfile
 import textwrap
 from functools import lru_cache
 from pathlib import Path
+from xml.sax.saxutils import escape as xml_escape
 
 import jinja2
 
@@ -113,9 +114,9 @@ def _fontconfig(cache_dir: Path) -> dict[str, str]:
     cache_dir = cache_dir.resolve()  # fontconfig reads a relative FONTCONFIG_FILE from /etc/fonts
     cache_dir.mkdir(parents=True, exist_ok=True)
     config = cache_dir / "fonts.conf"
+    fonts, cache = (xml_escape(str(path)) for path in (TEMPLATES / "fonts", cache_dir / "fontcache"))
     text = (f'<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n'
-            f'  <dir>{TEMPLATES / "fonts"}</dir>\n  <cachedir>{cache_dir / "fontcache"}</cachedir>\n'
-            f'</fontconfig>\n')
+            f'  <dir>{fonts}</dir>\n  <cachedir>{cache}</cachedir>\n</fontconfig>\n')
     if not config.exists() or config.read_text() != text:
         config.write_text(text)
     return {**os.environ, "FONTCONFIG_FILE": str(config)}

@@ -29,7 +29,6 @@ import logging
 import posixpath
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -37,7 +36,7 @@ from urllib.parse import unquote, urlsplit
 from ..files import write_atomic
 from ..link import texts
 from ..problems import BuildError
-from ..project import templates
+from . import csp
 
 log = logging.getLogger(__name__)
 
@@ -62,41 +61,10 @@ class Finding:
 
 # ---- the theme's own inline scripts
 
-_TEMPLATE_SCRIPT = re.compile(r"<script(?: id=\"[a-z-]+\")?>(.*?)</script>", re.S)
-# The engines' themes: their inline scripts are in these partials of their templates.
-THEMES = ("material", "zensical")
-
-
-def _theme_sources() -> list[Path]:
-    import importlib.util
-
-    found = []
-    for name in THEMES:
-        spec = importlib.util.find_spec(name)
-        if spec is not None and spec.origin:
-            found += sorted((Path(spec.origin).parent / "templates" / "partials" / "javascripts").glob("*.html"))
-    return found + sorted((templates() / "theme").rglob("*.html"))
-
-
-@lru_cache(maxsize=1)
-def known_scripts() -> tuple[re.Pattern, ...]:
-    """Every inline script the theme may write, as a pattern: its text as in its template, each
-    `{{ … }}` a value without quotes, angle brackets or backslashes (an address), `{% … %}` gone."""
-    from .notfound import BASE_SCRIPT
-
-    bodies = [m.group(1) for path in _theme_sources() for m in _TEMPLATE_SCRIPT.finditer(path.read_text(encoding="utf-8"))]
-    patterns = []
-    for body in bodies:
-        parts = re.split(r"\{\{.*?\}\}", re.sub(r"\{%.*?%\}", "", body, flags=re.S), flags=re.S)
-        patterns.append(re.compile(r"[^\"'<>\\]*".join(map(re.escape, parts)), re.S))
-    # the 404 page's: the site's root as a JSON string (notfound.portable)
-    parts = _TEMPLATE_SCRIPT.match(BASE_SCRIPT).group(1).split("{root}")  # type: ignore[union-attr]
-    patterns.append(re.compile(r'"[^"<>\\]*"'.join(map(re.escape, parts)), re.S))
-    return tuple(patterns)
-
-
 def _known_script(text: str) -> bool:
-    return any(p.fullmatch(text) for p in known_scripts())
+    """One of the theme's own inline scripts (csp.theme_scripts: the one list, which the policy hashes)."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return any(p.fullmatch(text) for p in csp.theme_scripts())
 
 
 # ---- one page
@@ -172,6 +140,15 @@ class _Read:
 GATE_CACHE = "gate-pages.json"
 
 
+def _policy_finding(html: str) -> list[list[str]]:
+    """A page must carry its Content-Security-Policy before anything it could run (render/csp.py)."""
+    found = csp.META.search(html)
+    first_script = html.lower().find("<script")
+    if found is None or len(csp.META.findall(html)) != 1 or (first_script != -1 and first_script < found.start()):
+        return [["a page without its Content-Security-Policy first in <head>", "Content-Security-Policy"]]
+    return []
+
+
 def _pages(site: Path, cache: Path | None) -> dict[str, _Read]:
     """Every page read, from `cache` where a page's bytes are as when it was last read (the
     incremental build changes a few pages; reading all of them took seconds)."""
@@ -188,10 +165,11 @@ def _pages(site: Path, cache: Path | None) -> dict[str, _Read]:
         if digest in kept:
             ids, links, found = kept[digest]
         else:
+            html = data.decode("utf-8", errors="replace")
             page = _Page()
-            page.feed(data.decode("utf-8", errors="replace"))
+            page.feed(html)
             page.close()
-            ids, links, found = sorted(page.ids), page.links, [list(f) for f in page.found]
+            ids, links, found = sorted(page.ids), page.links, [list(f) for f in page.found] + _policy_finding(html)
         keep[digest] = [ids, links, found]
         read[path.relative_to(site).as_posix()] = _Read(set(ids), links, [tuple(f) for f in found])
     if cache is not None and keep != kept:

@@ -5,6 +5,10 @@ from __future__ import annotations
 import posixpath
 
 from ..game import Game
+from ..project import CHANGELOG, DOWNLOADS, FORMAT, HOME
+
+# The site's own pages, beside the games' folders (project.SITE_NAMES).
+HOME_PAGE, DOWNLOADS_PAGE, CHANGELOG_PAGE, FORMAT_PAGE = (f"{name}.md" for name in (HOME, DOWNLOADS, CHANGELOG, FORMAT))
 
 STATUS_LABELS = {
     "missing": "Not in the source",

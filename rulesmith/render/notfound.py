@@ -16,6 +16,8 @@ import re
 from pathlib import Path
 
 from ..files import write_if_changed
+from ..project import NOT_FOUND
+from .csp import head_start
 
 BASE_SCRIPT = ('<script id="rs-base">document.write(\'<base href="\' + (location.protocol === "file:" ? '
                'location.href.replace(/[^/]*([?#].*)?$/, "") : {root}) + \'">\');</script>')
@@ -31,10 +33,11 @@ def portable(html: str) -> str:
     html = re.sub(r'(\s(?:href|src)=")' + re.escape(root) + r'(?!/)', r"\1", html)
     html = html.replace(found.group(0), '"base": "."', 1)
     script = BASE_SCRIPT.replace("{root}", json.dumps(root).replace("<", "\\u003c").replace("'", "\\u0027"))
-    return re.sub(r"<head>", f"<head>\n{script}", html, count=1)
+    start = head_start(html)
+    return html if start is None else html[:start] + "\n" + script + html[start:]
 
 
 def write_404(site: Path) -> None:
-    page = site / "404.html"
+    page = site / f"{NOT_FOUND}.html"
     if page.is_file():
         write_if_changed(page, portable(page.read_text(encoding="utf-8")).encode("utf-8"))

@@ -239,7 +239,7 @@ def _site(project, site_url: str | None = None) -> dict:
     --site-url), for page 1."""
     from ..mkdocs_config import settings
 
-    config = settings(project)
+    config = settings(project, trusted=True)  # only read here: the build checked the file (build.build)
     url = site_url or config.get("site_url") or ""
     return {"name": config.get("site_name", ""), "url": url if not url or url.endswith("/") else url + "/"}
 

@@ -24,9 +24,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from ..files import write_if_changed
+from ..project import FORMAT, NOT_FOUND, SEARCH, SITE_SEARCH
 
-FOLDER = "search"
-SITE = "site"  # the index of the pages outside any game: home, downloads, changelog
+FOLDER = SEARCH
+SITE = SITE_SEARCH  # the index of the pages outside any game: home, downloads, changelog
 EXCERPT = 110  # characters shown under a result's title
 # Words too common to help find anything; search.js leaves them out of a query too (same list).
 STOP_WORDS = frozenset(
@@ -190,7 +191,7 @@ def game_index(site: Path, folder: str, game_id: str, name: str) -> dict:
     pages: list[list[str]] = []
     rows: list[list] = []
     # The content-format page is for contributors, not readers: not in the readers' search.
-    paths = sorted(root.rglob("*.html")) if folder else sorted(p for p in site.glob("*.html") if p.name not in ("404.html", "format.html"))
+    paths = sorted(root.rglob("*.html")) if folder else sorted(p for p in site.glob("*.html") if p.stem not in (NOT_FOUND, FORMAT))
     for path in paths:
         page_title, page_rows = _page_rows(path.read_text(encoding="utf-8"))
         number = len(pages)

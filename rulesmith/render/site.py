@@ -563,24 +563,24 @@ def render_site(checked: list[Checked], downloads: list[dict], charts: dict[str,
     site = Site()
     software = fingerprint.software_digest() if cache is not None else ""
     games = [c.game for c in checked]
-    home = {c.game.id: PageContext(c.game, c.index, "index.md") for c in checked}
-    site.pages.append(Page("index.md", env.get_template("home.md.j2").render(
+    home = {c.game.id: PageContext(c.game, c.index, layout.HOME_PAGE) for c in checked}
+    site.pages.append(Page(layout.HOME_PAGE, env.get_template("home.md.j2").render(
         games=games, home=home, play={c.game.id: play(c.game, c.index) for c in checked})))
-    site.nav.append({"Home": "index.md"})
+    site.nav.append({"Home": layout.HOME_PAGE})
     for item in checked:
         game_site = game_pages(env, item, downloads, charts or {}, cache, software)
         site.pages += game_site.pages
         site.nav += game_site.nav
-    site.pages.append(Page("downloads.md", env.get_template("downloads.md.j2").render(
+    site.pages.append(Page(layout.DOWNLOADS_PAGE, env.get_template("downloads.md.j2").render(
         games=games, downloads=downloads)))  # each game's data date: game.data_date()
-    changes = sorted(((what, x, c.game, PageContext(c.game, c.index, "changelog.md")) for c in checked
-                      for what, x in PageContext(c.game, c.index, "changelog.md").changes()),
+    changes = sorted(((what, x, c.game, PageContext(c.game, c.index, layout.CHANGELOG_PAGE)) for c in checked
+                      for what, x in PageContext(c.game, c.index, layout.CHANGELOG_PAGE).changes()),
                      key=lambda t: (t[1].date, t[2].id, t[0] == "ruling", t[1].id), reverse=True)
-    site.pages.append(Page("changelog.md", env.get_template("site-changelog.md.j2").render(changes=changes)))
-    site.nav += [{"Downloads": "downloads.md"}, {"Changelog": "changelog.md"}]
+    site.pages.append(Page(layout.CHANGELOG_PAGE, env.get_template("site-changelog.md.j2").render(changes=changes)))
+    site.nav += [{"Downloads": layout.DOWNLOADS_PAGE}, {"Changelog": layout.CHANGELOG_PAGE}]
     # For contributors: the content format reference, the same text as `rulesmith format`; kept out
     # of the search, where its examples (Interpol, conflict dice) would stand among the game's pages,
     # and out of the readers' navigation (its subject is the content's own syntax): the home page
     # links it (templates/mkdocs.yml: not_in_nav).
-    site.pages.append(Page("format.md", FORMAT_FRONT_MATTER + formatref.render()))
+    site.pages.append(Page(layout.FORMAT_PAGE, FORMAT_FRONT_MATTER + formatref.render()))
     return site

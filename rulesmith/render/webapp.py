@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 
 from ..files import write_if_changed
-from ..project import templates
+from ..project import ASSETS, DOWNLOADS, NOT_FOUND, templates
 from .search import FOLDER as SEARCH, SITE as SITE_INDEX
 
 TEMPLATES = templates()
@@ -72,10 +72,10 @@ def kept_files(site: Path, game_id: str) -> list[str]:
     """What the game's worker keeps, relative to the site: its pages and files, its PDFs, the
     site's assets, its search index and the search's list of games."""
     files = [p for p in (site / game_id).rglob("*") if p.is_file() and p.name != "version.json"]
-    files += [p for p in (site / "downloads" / game_id).rglob("*") if p.is_file()]
-    files += [p for p in (site / "assets").rglob("*") if p.is_file()]
+    files += [p for p in (site / DOWNLOADS / game_id).rglob("*") if p.is_file()]
+    files += [p for p in (site / ASSETS).rglob("*") if p.is_file()]
     files += [site / SEARCH / f"{game_id}.js", site / SEARCH / f"{SITE_INDEX}.js", site / "index.html",
-              site / "404.html"]
+              site / f"{NOT_FOUND}.html"]
     names = sorted({p.relative_to(site).as_posix() for p in files if p.is_file()})
     return [n for n in names if not NOT_KEPT.search(n) and n != f"{game_id}/sw.js"]
 
@@ -88,6 +88,15 @@ def manifest_link(html: str, depth: int) -> str:
     link = (f'<link rel="manifest" href="{up}manifest.webmanifest">'
             f'<link rel="apple-touch-icon" href="{up}icon-192.png">')
     return html.replace("</head>", link + "</head>", 1)
+
+
+PLACEHOLDER = re.compile(r"\b__([A-Z]+)__\b")
+
+
+def fill_script(template: str, **values) -> str:
+    """A script template with each __NAME__ replaced by its value as a JavaScript literal (JSON),
+    all in one pass: a value is never read again for names (a label "__FILES__" stays a string)."""
+    return PLACEHOLDER.sub(lambda m: json.dumps(values[m.group(1)], ensure_ascii=False, indent=None), template)
 
 
 def write_webapp(site: Path, games: list) -> None:
@@ -122,8 +131,6 @@ def write_webapp(site: Path, games: list) -> None:
                 "bytes": sum((site / n).stat().st_size for n in files)}
         # URLs relative to the worker (in the game's folder): "index.html", "../assets/…"
         urls = [os.path.relpath(site / name, folder).replace(os.sep, "/") for name in files]
-        filled = (worker.replace("__GAME__", json.dumps(game.id)).replace("__VERSION__", json.dumps(version))
-                  .replace("__LABEL__", json.dumps(held["label"], ensure_ascii=False))
-                  .replace("__FILES__", json.dumps(urls, indent=0)))
+        filled = fill_script(worker, GAME=game.id, VERSION=version, LABEL=held["label"], FILES=urls)
         write_if_changed(folder / "sw.js", filled.encode("utf-8"))
         write_if_changed(folder / "version.json", json.dumps(held, ensure_ascii=False).encode("utf-8"))
