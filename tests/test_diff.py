@@ -201,7 +201,7 @@ def test_every_value_in_a_release_note_is_text(repo, capsys):
     note's own marks, and shows each value as written; the terminal gets no control character."""
     import xml.etree.ElementTree as ElementTree
 
-    from rulesmith.markdown_config import converter
+    from rulesmith.text.markdown_config import converter
 
     with (repo / "content" / "alpha" / "errata.yaml").open("a") as errata:
         errata.write(HOSTILE_ERRATUM)
