@@ -28,7 +28,7 @@ def markdown_inline(text) -> str:
     not Markup."""
     if hasattr(text, "__html__"):
         return text.__html__()
-    text = " ".join(_CONTROL.sub("", str(text)).splitlines())
+    text = " ".join(str(text).splitlines())
     return _SYNTAX_CHARS.sub(lambda m: _SYNTAX[m.group(0)], text)
 
 
