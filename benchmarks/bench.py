@@ -66,7 +66,7 @@ def worker(spec: dict) -> dict:
     if spec.get("user_cache"):
         os.environ["XDG_CACHE_HOME"] = spec["user_cache"]
     if spec["job"] == "build":
-        from rulesmith.build import build
+        from rulesmith.commands.build import build
 
         imported = time.perf_counter()
         cpu: dict[str, float] = {}
@@ -182,7 +182,7 @@ def load_generator():
 
 
 def pdfs_available() -> bool:
-    return importlib.util.find_spec("rulesmith.render.pdf") is not None
+    return importlib.util.find_spec("rulesmith.aids.pdf") is not None
 
 
 def build_spec(content: Path, folder: Path, pdfs: bool) -> dict:
@@ -455,7 +455,7 @@ def apply_erratum(content: Path, game: str, key: str, field: str, old: int, new:
 def expected_outputs(checked, key: str) -> set[str]:
     """Pages an erratum of `key` may change: its own page, the pages that mention it, the game's
     overview and changelog, and the site-wide home, downloads and changelog pages."""
-    from rulesmith.render import layout
+    from rulesmith.site import layout
 
     game, index = checked.game, checked.index
     pages = {layout.page_of(game, key)[0], f"{game.id}/index.md", f"{game.id}/changelog.md",
@@ -469,8 +469,8 @@ def expected_outputs(checked, key: str) -> set[str]:
 def expected_pdfs(content: Path, game_id: str) -> set[str]:
     """The aids the game's latest erratum changes (render/aids/stamp.py: errata_in), in both papers."""
     from rulesmith.pipeline import check_content
-    from rulesmith import aidkinds
-    from rulesmith.render.aids import stamp
+    from rulesmith.aids import kinds as aidkinds
+    from rulesmith.aids import stamp
 
     checked = next(c for c in check_content(content) if c.game.id == game_id)
     latest = checked.game.latest_erratum()
@@ -507,15 +507,15 @@ def measure_erratum(tmp: Path, reps: int, pdfs: bool) -> dict:
 def nav_and_html(content: Path, folder: Path, html_dir: Path) -> tuple[list, dict]:
     """The nav MkDocs got, and every aid's HTML exactly as the build renders it (pdf.jobs_for,
     from the cached flowcharts), with the base URL and WeasyPrint options the build uses."""
-    from rulesmith.build import flowcharts
+    from rulesmith.commands.build import flowcharts
     from rulesmith.pipeline import check_content
-    from rulesmith.render.site import render_site
+    from rulesmith.site.pages import render_site
 
     checked = check_content(content)
     nav = render_site(checked, []).nav
     info = {"aids": 0, "html_s": None, "source": None, "options": {}, "base_url": None}
     try:
-        from rulesmith.render import pdf
+        from rulesmith.aids import pdf
     except ImportError as error:
         info["source"] = f"no PDF module ({error})"
         return nav, info
@@ -528,7 +528,7 @@ def nav_and_html(content: Path, folder: Path, html_dir: Path) -> tuple[list, dic
         (html_dir / (job.path.replace("/", "--") + ".html")).write_text(job.html, encoding="utf-8")
         info["base_url"] = job.base_url
     # as many processes as the build's PDF pool: the floor is WeasyPrint at the same parallelism
-    info.update(aids=len(jobs), source="rulesmith.render.pdf.jobs_for", options=pdf.PDF_OPTIONS,
+    info.update(aids=len(jobs), source="rulesmith.aids.pdf.jobs_for", options=pdf.PDF_OPTIONS,
                 workers=min(getattr(pdf, "WORKERS", os.cpu_count() or 1), len(jobs)))
     return nav, info
 
@@ -570,7 +570,7 @@ def measure_scaling(tmp: Path, sizes: list[int], reps: int, pdfs: bool) -> list[
 def serve_target(content: Path) -> tuple[Path, int, int, str, str]:
     """An entity name to edit: (file, line, column, current name, page URL path)."""
     from rulesmith.pipeline import check_content
-    from rulesmith.render import layout
+    from rulesmith.site import layout
 
     for checked in check_content(content):
         for entity in checked.game.entities:

@@ -10,16 +10,16 @@ import typing
 import time
 from pathlib import Path
 
-from . import __version__
-from .engines import DEFAULT_ENGINE, ENGINES
-from .problems import RESULTS, RulesmithError, UsageError, printable, say
-from .project import find_project, project_of_content
+from rulesmith import __version__
+from rulesmith.site.engines import DEFAULT_ENGINE, ENGINES
+from rulesmith.problems import RESULTS, RulesmithError, UsageError, printable, say
+from rulesmith.project import find_project, project_of_content
 
 
 def cmd_check(args) -> int:
     import datetime
 
-    from .checkcache import CheckCache
+    from rulesmith.checks.cache import CheckCache
 
     started = time.perf_counter()
     content, today = args.project.content, datetime.date.today()
@@ -48,11 +48,11 @@ def _check(content: Path, today, known: dict[str, dict]) -> tuple[dict, dict[str
     texts it read (resolved, found or not, by digest). The games in `known` (checkcache: unchanged
     since their answer was kept) are not read again; should their answers and the others not pass
     together, everything is checked again, so that what is printed is always the whole check's."""
-    from . import fingerprint
-    from .pipeline import check_content
-    from .problems import ContentError, warning_line
-    from .project import game_folders
-    from .source_map import source_path
+    from rulesmith import fingerprint
+    from rulesmith.pipeline import check_content
+    from rulesmith.problems import ContentError, warning_line
+    from rulesmith.project import game_folders
+    from rulesmith.checks.source_map import source_path
 
     try:
         checked = check_content(content, today, skip=frozenset(known))
@@ -79,7 +79,7 @@ def _check(content: Path, today, known: dict[str, dict]) -> tuple[dict, dict[str
 
 
 def cmd_build(args) -> int:
-    from .build import build
+    from rulesmith.commands.build import build
 
     build(args.project.content, _output(args.site, args.project.site), pdfs=not args.no_pdf,
           quiet=args.quiet, work=_output(args.work, None), engine=args.engine, site_url=args.site_url,
@@ -88,15 +88,15 @@ def cmd_build(args) -> int:
 
 
 def cmd_serve(args) -> int:
-    from .serve import serve
+    from rulesmith.commands.serve import serve
 
     return serve(args.project.content, args.dev_addr, trust_config=args.trust_config)
 
 
 def cmd_schema(args) -> int:
-    from .game import load_games
-    from .problems import Problems
-    from .schema import write_schema
+    from rulesmith.content.game import load_games
+    from rulesmith.problems import Problems
+    from rulesmith.format.schema import write_schema
 
     # A game whose files do not all load still gets a schema of what did load: the editor is
     # where the rest gets fixed.
@@ -107,7 +107,7 @@ def cmd_schema(args) -> int:
 
 
 def cmd_format(args) -> int:
-    from .formatref import render
+    from rulesmith.format.reference import render
 
     try:
         say(render(args.topic), end="")
@@ -118,7 +118,7 @@ def cmd_format(args) -> int:
 
 
 def cmd_new(args) -> int:
-    from .new import new_game
+    from rulesmith.commands.new import new_game
 
     for line in new_game(args.project, args.game_id, args.name):
         say(line)
@@ -136,7 +136,7 @@ def _output(given: str | None, default: Path | None) -> Path | None:
 
 
 def _project_or_here():
-    from .project import Project
+    from rulesmith.project import Project
 
     try:
         return find_project()
@@ -306,7 +306,7 @@ def main(argv: list[str] | None = None) -> int:
         args.content = str(args.project.content)
         return args.run(args)
     except OSError as error:  # the system refused: a full disk, a file or folder you may not use
-        from .problems import system_error
+        from rulesmith.problems import system_error
 
         for line in system_error(error).lines():
             say(line, sys.stderr)

@@ -67,7 +67,7 @@ def distributions() -> list[str]:
 
 def software(into) -> None:
     """Everything of the software that an output may depend on, into the hash `into`."""
-    from .project import templates
+    from rulesmith.project import templates
 
     into.update(f"python {sys.version} {sys.prefix}\n".encode())
     for name, value in sorted(os.environ.items()):

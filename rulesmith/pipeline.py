@@ -6,12 +6,12 @@ import datetime
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .check import check_game
-from .game import Game, load_games
-from .items import without_module
-from .link import Index, build_index, resolve
-from .problems import ContentError, Problems
-from .project import game_folders
+from rulesmith.checks.check import check_game
+from rulesmith.content.game import Game, load_games
+from rulesmith.content.items import without_module
+from rulesmith.content.link import Index, build_index, resolve
+from rulesmith.problems import ContentError, Problems
+from rulesmith.project import game_folders
 
 
 @dataclass
@@ -54,7 +54,7 @@ def check_content(content_dir: Path, today: datetime.date | None = None,
         raise ContentError(problems.sorted())
     reused: dict[str, Checked] = {}
     if kept is not None:
-        from . import fingerprint
+        from rulesmith import fingerprint
 
         software = fingerprint.software_digest()
         for folder in game_folders(content_dir):
@@ -97,9 +97,9 @@ def game_inputs(game: Game, today: datetime.date | None, software: str | None = 
     `software`: the digest, when the caller has it."""
     import hashlib
 
-    from . import fingerprint
-    from .checkcache import game_key
-    from .source_map import source_path
+    from rulesmith import fingerprint
+    from rulesmith.checks.cache import game_key
+    from rulesmith.checks.source_map import source_path
 
     parts = [game_key(game.folder.parent, game.folder, today, software or fingerprint.software_digest())]
     parts += [f"{s.id} {fingerprint.digest(source_path(game, s))}" for s in game.info.sources]

@@ -14,7 +14,7 @@ from functools import lru_cache
 import os
 from pathlib import Path
 
-from .problems import UsageError
+from rulesmith.problems import UsageError
 
 
 # The names the build gives its own files beside the games' folders (each game's pages and files are

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pypdf
 
-from rulesmith import aidkinds
-from rulesmith.build import flowcharts
-from rulesmith.render import pdf
+from rulesmith.aids import kinds as aidkinds
+from rulesmith.commands.build import flowcharts
+from rulesmith.aids import pdf
 
 
 class Built:

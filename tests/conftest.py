@@ -182,7 +182,7 @@ def served(folder: Path) -> Iterator[str]:
 
 def build_site(content: Path, site: Path, work: Path) -> None:
     """Build a site in-process with its own work folder (not the shared .build/ of the checkout)."""
-    from rulesmith.build import build
+    from rulesmith.commands.build import build
 
     build(content, site, pdfs=False, quiet=True, work=work)
 

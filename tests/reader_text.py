@@ -196,8 +196,8 @@ class Vocabulary:
 
 def vocabulary(checked, others=(), rulebook_texts: list[str] | None = None) -> Vocabulary:
     """What the loaded model calls things, for one game (`checked`: a pipeline.Checked)."""
-    from rulesmith import items
-    from rulesmith.source_map import source_lines
+    from rulesmith.content import items
+    from rulesmith.checks.source_map import source_lines
 
     game = checked.game
     found = Vocabulary()
@@ -218,7 +218,7 @@ def vocabulary(checked, others=(), rulebook_texts: list[str] | None = None) -> V
     for example in game.examples:
         found.ids |= set(example.inputs)
     found.literal = " ".join(" ".join(_strings(written)).split())
-    from rulesmith.link import REFERENCE  # a reference's own label names its target too: "([[rule:x|effects]])"
+    from rulesmith.content.link import REFERENCE  # a reference's own label names its target too: "([[rule:x|effects]])"
     found.name_ends |= {_last_word(m.group(2)) for m in REFERENCE.finditer(found.literal) if m.group(2)}
     for plan in game.aids:  # an aid may show an item under a title of its own ("A round at a glance")
         found.name_ends |= {_last_word(title) for title in _titles(plan.model_dump(mode="json"))}
@@ -257,7 +257,7 @@ def _titles(value) -> list[str]:
 
 
 def _names(checked) -> set[str]:
-    from rulesmith import items
+    from rulesmith.content import items
 
     game = checked.game
     names = set()  # not the game's name: every page's navigation names every game
@@ -371,7 +371,7 @@ def site_texts(site: Path) -> dict[str, str]:
 
 def search_entries(site: Path) -> list[dict]:
     """Every entry of every search index file of a built site (one per game, and the site's own)."""
-    from rulesmith.render import search
+    from rulesmith.site import search
 
     files = sorted((site / search.FOLDER).glob("*.js"))
     found = []
@@ -386,7 +386,7 @@ def search_entries(site: Path) -> list[dict]:
 
 def search_holds(entry: dict, phrase: str) -> bool:
     """Whether a search entry finds a phrase: each of its words is in the entry."""
-    from rulesmith.render import search
+    from rulesmith.site import search
 
     held = set(str(entry["words"]).split()) | set(search.words(entry["title"] + " " + entry["text"]))
     return all(word in held for word in search.words(phrase) if word not in search.STOP_WORDS)

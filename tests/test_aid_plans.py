@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesmith import aidkinds
+from rulesmith.aids import kinds as aidkinds
 from rulesmith.text.references import plain_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,8 +80,8 @@ def test_aid_kinds_and_geometry_are_data_the_css_reads():
 
 
 def test_a_reference_to_a_subsection_of_a_condensed_section_gets_that_sections_page(checked):
-    from rulesmith.render.aids import contents
-    from rulesmith.render.aids.context import AidContext
+    from rulesmith.aids import contents
+    from rulesmith.aids.context import AidContext
 
     kind = next(k for k in aidkinds.kinds() if k.key == "rules-summary")
     seen = 0

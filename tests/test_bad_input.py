@@ -304,7 +304,7 @@ def test_a_source_map_of_60000_entries_is_checked_for_overlaps_in_n_log_n(tmp_pa
 
 def test_a_chart_graphviz_cannot_lay_out_in_time_is_a_problem_of_its_procedure(tmp_path, monkeypatch):
     from conftest import rulesmith_here
-    from rulesmith.render import flowchart
+    from rulesmith.flowchart import chart as flowchart
 
     procedures = textwrap.dedent("""\
         procedures:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from rulesmith.render import balance
+from rulesmith.aids import balance
 
 def page(body: str) -> str:
     return "<html><head><style>p { margin: 0 }</style></head><body>" + body + "</body></html>"

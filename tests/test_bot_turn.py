@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import GAMES, build_site, press_the_pages_back
-from rulesmith import turn
+from rulesmith.content import turn
 from rulesmith.pipeline import check_content
 
 from playwright import sync_api as playwright  # noqa: E402,F401 - a test dependency (pyproject.toml): never skipped

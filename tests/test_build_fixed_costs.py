@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rulesmith.link import texts
-from rulesmith.render import search
+from rulesmith.content.link import texts
+from rulesmith.site import search
 from rulesmith.text import references as markup
 
 ROOT = Path(__file__).resolve().parents[1]

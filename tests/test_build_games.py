@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from conftest import FIXTURE_PDF_CONTENT, run_rulesmith
-from rulesmith.build import _only
+from rulesmith.commands.build import _only
 from rulesmith.pipeline import check_content
 from rulesmith.problems import UsageError
 
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.site
 
 
 def test_a_game_built_alone_makes_the_pdfs_the_whole_build_asks_for(tmp_path):
-    from rulesmith.render import pdf  # WeasyPrint: imported by the test that needs it, not at collection
+    from rulesmith.aids import pdf  # WeasyPrint: imported by the test that needs it, not at collection
 
     checked = check_content(FIXTURE_PDF_CONTENT)
     assert len(checked) >= 2

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesmith.build import build
+from rulesmith.commands.build import build
 from rulesmith.cli import main
 from rulesmith.pipeline import check_content
 

@@ -4,7 +4,7 @@ import datetime
 
 import pytest
 
-from rulesmith import tablerules
+from rulesmith.checks import tablerules
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
 

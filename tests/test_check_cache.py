@@ -8,7 +8,8 @@ import shutil
 
 import pytest
 
-from rulesmith import checkcache, cli, fingerprint
+from rulesmith.checks import cache as checkcache
+from rulesmith import cli, fingerprint
 from rulesmith.project import templates
 
 from gamekit import CONTENT_YAML, write_game
@@ -152,7 +153,7 @@ def two_games(tmp_path):
 
 def games_read(monkeypatch) -> list[str]:
     """The game folders the check reads from now on."""
-    from rulesmith import game
+    from rulesmith.content import game
 
     read, load = [], game.load_game
     monkeypatch.setattr(game, "load_game", lambda folder, *a: read.append(folder.name) or load(folder, *a))

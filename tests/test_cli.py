@@ -9,7 +9,7 @@ import pytest
 
 from conftest import ROOT
 from rulesmith import __version__, cli
-from rulesmith.build import Progress
+from rulesmith.commands.build import Progress
 
 
 def test_version(capsys):

@@ -95,7 +95,7 @@ def test_a_pointer_for_a_word_the_block_keeps_is_refused(tmp_path):
 
 
 def test_kin_words_count_longest_first_and_once():
-    from rulesmith.condensed import counts
+    from rulesmith.checks.condensed import counts
 
     assert counts("You may not place more; no more than two, at least one, can't.") == {
         "not": 2, "at-most": 1, "at-least": 1}
@@ -133,7 +133,7 @@ def test_review_prints_every_block_beside_its_full_text_with_what_it_drops(tmp_p
 
 
 def test_review_covers_every_condensed_block_of_every_game():
-    from rulesmith.review import report
+    from rulesmith.commands.review import report
 
     out = report(ROOT / "content")
     expected = sum(1 for path in (ROOT / "content").glob("*/aids.yaml")

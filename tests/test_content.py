@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from rulesmith import check
-from rulesmith.game import load_games
-from rulesmith.link import build_index, resolve
+from rulesmith.checks import check
+from rulesmith.content.game import load_games
+from rulesmith.content.link import build_index, resolve
 from rulesmith.problems import Problems
-from rulesmith.render.site import gaps_of
+from rulesmith.site.pages import gaps_of
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(p.name for p in (ROOT / "content").iterdir() if (p / "game.yaml").exists())
@@ -37,7 +37,7 @@ def run(rule, game, *args) -> list[str]:
 
 def test_every_rulebook_text_is_transcribed_by_exactly_one_game(loaded):
     """Every text beside the project (../shared/seeds) is a source of one game, none of two."""
-    from rulesmith.source_map import seeds_dir
+    from rulesmith.checks.source_map import seeds_dir
 
     games, _ = loaded
     texts = sorted(p.name for p in seeds_dir(next(iter(games.values()))).glob("*.txt"))

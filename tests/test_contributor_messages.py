@@ -13,7 +13,7 @@ from rulesmith.text.placed import unplaced
 from gamekit import GAME_YAML, write_game
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
-from rulesmith.render.site import render_site
+from rulesmith.site.pages import render_site
 from conftest import rulesmith_here
 
 

@@ -8,8 +8,8 @@ import pytest
 
 from rulesmith.text.escape import markdown_inline as escape_inline
 from rulesmith.text.placed import unplaced
-from rulesmith.render import layout
-from rulesmith.render.site import render_site
+from rulesmith.site import layout
+from rulesmith.site.pages import render_site
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -85,14 +85,14 @@ def test_a_reference_that_repeats_the_words_beside_it_is_said_once(real_pages):
 
 
 def test_an_enum_value_written_as_a_key_reads_as_words():
-    from rulesmith.render.site import enum_label
+    from rulesmith.site.pages import enum_label
 
     assert [enum_label(v) for v in ("influence-and-demonstrator", "faction-skill", "Scrapper", "2 or more")] == \
         ["Influence and demonstrator", "Faction skill", "Scrapper", "2 or more"]
 
 
 def test_an_inline_flowchart_has_no_node_id_for_a_tooltip():
-    from rulesmith.render.flowchart import inline_svg
+    from rulesmith.flowchart.chart import inline_svg
 
     svg = (b'<?xml version="1.0"?>\n<svg width="1pt">\n<g id="graph0" class="graph">\n<title>bot&#45;imf</title>\n'
            b'<g id="node1" class="node rs&#45;step">\n<title>has&#45;imf</title>\n<text>1. Has the IMF?</text>\n</g>\n'
@@ -107,7 +107,7 @@ def test_a_charts_own_file_has_the_readers_title_and_no_node_id_for_a_tooltip():
     reader's text as the inline chart (its alternative text promises no text below it)."""
     import xml.dom.minidom
 
-    from rulesmith.render.flowchart import standalone_svg
+    from rulesmith.flowchart.chart import standalone_svg
 
     svg = (b'<?xml version="1.0"?>\n<!-- Title: bot&#45;imf -->\n<svg width="1pt" xmlns="http://www.w3.org/2000/svg">\n'
            b'<g id="graph0" class="graph">\n<title>bot&#45;imf</title>\n'
@@ -121,7 +121,7 @@ def test_a_charts_own_file_has_the_readers_title_and_no_node_id_for_a_tooltip():
 
 def test_a_call_line_quotes_the_title_it_runs(real_pages):
     """'Run: Automa: which Units are Free Units?, then go on' was a title's "?" before a comma."""
-    from rulesmith.render.flowchart import _called
+    from rulesmith.flowchart.chart import _called
 
     checked, _pages = real_pages
     dei = next(c for c in checked if c.game.id == "dei")
@@ -150,7 +150,7 @@ def test_a_gap_the_text_links_is_not_marked_again_after_it(real_pages):
     alliances = pages[layout.kind_page("deep-state", "alliance")]
     fields = [line for line in alliances.splitlines() if line.startswith("- **Mark on the card:**")]
     assert fields and all(line.count("gaps.html#module-marks") == 1 for line in fields)
-    from rulesmith.render.flowchart import numbering
+    from rulesmith.flowchart.chart import numbering
 
     procedure = next(p for p in deep_state.game.procedures if p.id == "falcon-secret-operation-choice")
     assert "[[gap:falcon-secret-operation-order]]" in next(n for n in procedure.nodes if n.id == "try-blackout").text
@@ -162,7 +162,7 @@ def test_a_gap_the_text_links_is_not_marked_again_after_it(real_pages):
 
 def test_a_search_excerpt_ends_a_boxs_title_as_a_sentence():
     """"check the printed card Card text not reproduced" was an admonition's title run into its text."""
-    from rulesmith.render.search import page_entries
+    from rulesmith.site.search import page_entries
 
     page = ('<title>Alliances - Rulesmith</title><article><h2 id="x">X</h2><div class="admonition warning">'
             '<p class="admonition-title">Not in the source: check the printed card</p><p>Card text not reproduced.</p>'

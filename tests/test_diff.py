@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from rulesmith import cli
-from rulesmith.diff import diff_revision, text_delta
+from rulesmith.commands.diff import diff_revision, text_delta
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "errata"

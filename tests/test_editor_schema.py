@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from conftest import GAMES, ROOT, rulesmith_here
-from rulesmith.load import read_file
+from rulesmith.content.load import read_file
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError, Problems
-from rulesmith.schema import schema_line
+from rulesmith.format.schema import schema_line
 
 GAME = """\
 game:

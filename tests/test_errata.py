@@ -19,8 +19,8 @@ from rulesmith.text.placed import unplaced
 from conftest import GAMES
 
 from rulesmith import cli
-from rulesmith.build import build
-from rulesmith.errata import ErrataError, add_erratum, flow_scalar
+from rulesmith.commands.build import build
+from rulesmith.commands.errata import ErrataError, add_erratum, flow_scalar
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
 
@@ -523,8 +523,8 @@ def test_rebuild_after_one_erratum_rewrites_only_the_pages_that_depend_on_it(cap
 
 def player_aids(content: Path, cache: Path) -> dict[str, bytes]:
     """The PDF step of `build`: check, flowcharts, then every player aid (from the cache or rendered)."""
-    from rulesmith.build import flowcharts
-    from rulesmith.render.pdf import build_aids
+    from rulesmith.commands.build import flowcharts
+    from rulesmith.aids.pdf import build_aids
 
     checked = check_content(content)
     flowcharts(checked, cache)
@@ -589,8 +589,8 @@ def test_full_build_with_pdfs_after_one_erratum(capsys, content, tmp_path):
 
 
 def aid_html(content: Path, game_id: str, kind, cache: Path) -> str:
-    from rulesmith.aidkinds import geometry
-    from rulesmith.render.aids import document
+    from rulesmith.aids.kinds import geometry
+    from rulesmith.aids import document
 
     checked = {c.game.id: c for c in check_content(content)}
     return document.render_html(checked[game_id], kind, geometry().papers[0], cache / "flowcharts")
@@ -609,8 +609,8 @@ def aid_html(content: Path, game_id: str, kind, cache: Path) -> str:
 def test_an_aid_is_stamped_only_by_the_errata_that_change_it(capsys, content, tmp_path, target, field, value, changes_solo_aid):
     """The solo aid keeps its stamp and its bytes when an erratum changes nothing it shows, and
     every erratum that does change its HTML is one it is stamped with (errata_in is never short)."""
-    from rulesmith.aidkinds import kind
-    from rulesmith.render.aids import stamp
+    from rulesmith.aids.kinds import kind
+    from rulesmith.aids import stamp
 
     cache = tmp_path / "cache"
     kinds = (kind("solo-aid"), kind("card-reference"))
@@ -632,7 +632,7 @@ def test_an_aid_is_stamped_only_by_the_errata_that_change_it(capsys, content, tm
 # ---------------------------------------------------------------- the real content
 
 def _clean_real_games() -> list[str]:
-    from rulesmith.errata import check_one_game
+    from rulesmith.commands.errata import check_one_game
 
     content = ROOT / "content"
     return [folder.name for folder in sorted(content.iterdir()) if (folder / "game.yaml").is_file()
@@ -657,8 +657,8 @@ def test_an_erratum_on_the_real_content(capsys, tmp_path, game_id):
     new = old + 1 if spec.max is None or old + 1 <= spec.max else old - 1
     file = Path(entity.where("fields", spec.id)[0])
     before = file.read_text().splitlines()
-    from rulesmith.aidkinds import kind
-    from rulesmith.render.aids import stamp
+    from rulesmith.aids.kinds import kind
+    from rulesmith.aids import stamp
 
     solo_before = aid_html(copy, game_id, kind("solo-aid"), tmp_path / "cache") if checked.game.procedures else None
     summary_before = aid_html(copy, game_id, kind("rules-summary"), tmp_path / "cache")

@@ -13,8 +13,8 @@ import pytest
 
 from conftest import GAMES
 
-from rulesmith.expressions import plain
-from rulesmith.source_map import source_path
+from rulesmith.values.expressions import plain
+from rulesmith.checks.source_map import source_path
 
 ROOT = Path(__file__).resolve().parent.parent
 WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",

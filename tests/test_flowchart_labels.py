@@ -10,7 +10,7 @@ import pytest
 
 from conftest import ROOT
 from rulesmith.pipeline import check_content
-from rulesmith.render import flowchart
+from rulesmith.flowchart import chart as flowchart
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from rulesmith.project import templates
-from rulesmith.render import fonts
+from rulesmith.site import fonts
 
 FONTS = templates() / "fonts"
 
@@ -26,7 +26,7 @@ def test_every_shipped_font_has_a_prebuilt_subset_made_with_the_pinned_tools():
         for suffix, unicodes in fonts.PARTS.items():
             assert keys[otf.stem + suffix] == fonts.subset_key(otf.read_bytes(), unicodes), (
                 f"{otf.name}{suffix}: the prebuilt subset was made from another font, character set or "
-                "fontTools/Brotli; run `python -m rulesmith.render.fonts` and commit templates/webfonts/")
+                "fontTools/Brotli; run `python -m rulesmith.site.fonts` and commit templates/webfonts/")
             assert (FONTS.parent / fonts.PREBUILT / f"{otf.stem}{suffix}.woff2").is_file()
 
 

@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rulesmith import expressions, formatref, model, tablerules
+from rulesmith.values import expressions
+from rulesmith.format import reference as formatref
+from rulesmith.content import model
+from rulesmith.checks import tablerules
 from conftest import rulesmith_here
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,7 +108,7 @@ def test_every_topic_named_in_a_hint_exists():
 
 def test_the_site_publishes_the_same_text(tmp_path):
     from rulesmith.pipeline import check_content
-    from rulesmith.render.site import render_site
+    from rulesmith.site.pages import render_site
 
     from gamekit import write_game
 

@@ -19,12 +19,13 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from rulesmith import affects, aidkinds, model
-from rulesmith.expressions import plain
+from rulesmith.content import affects, model
+from rulesmith.aids import kinds as aidkinds
+from rulesmith.values.expressions import plain
 from rulesmith.pipeline import check_content
-from rulesmith.render import layout
-from rulesmith.render.aids import contents
-from rulesmith.render.flowchart import numbering
+from rulesmith.site import layout
+from rulesmith.aids import contents
+from rulesmith.flowchart.chart import numbering
 from rulesmith.text.references import plain_text
 
 from test_pdf import built, real  # noqa: F401  (fixtures: the PDFs of the made-up game and of the games)

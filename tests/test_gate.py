@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from rulesmith.problems import BuildError
-from rulesmith.render import csp, gate
-from rulesmith.render.notfound import portable
+from rulesmith.site import csp, gate
+from rulesmith.site.notfound import portable
 
 from conftest import build_site
 from gamekit import write_game

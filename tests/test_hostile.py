@@ -20,12 +20,12 @@ from pathlib import Path
 
 import pytest
 
-from rulesmith import model
-from rulesmith.link import Index, load_icons
+from rulesmith.content import model
+from rulesmith.content.link import Index, load_icons
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
-from rulesmith.render.flowchart import render_svg, to_dot
-from rulesmith.render.search import entries, read_index
+from rulesmith.flowchart.chart import render_svg, to_dot
+from rulesmith.site.search import entries, read_index
 
 GAME_YAML = """\
 game:

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from rulesmith.load import read_file
+from rulesmith.content.load import read_file
 from rulesmith.problems import Problems
 
 

@@ -19,10 +19,10 @@ from rulesmith.text.placed import unplaced
 from reader_text import search_entries, search_holds
 
 from rulesmith import cli
-from rulesmith.aidkinds import geometry, kind
-from rulesmith.build import build
+from rulesmith.aids.kinds import geometry, kind
+from rulesmith.commands.build import build
 from rulesmith.pipeline import check_content
-from rulesmith.render.aids import document
+from rulesmith.aids import document
 
 ROOT = Path(__file__).resolve().parent.parent
 FAQ = ["--source", "publisher-faq", "--description", "Publisher FAQ v2", "--url", "https://example.org/faq"]

@@ -1,6 +1,6 @@
 """Stage 2, model: pydantic validation with located, hinted problems."""
 
-from rulesmith.game import load_games
+from rulesmith.content.game import load_games
 from rulesmith.problems import Problems
 
 from gamekit import CONTENT_YAML, write_game

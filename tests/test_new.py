@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from rulesmith import formatref
+from rulesmith.format import reference as formatref
 from rulesmith.pipeline import check_content
-from rulesmith.source_map import coverage
+from rulesmith.checks.source_map import coverage
 from conftest import rulesmith_here
 
 

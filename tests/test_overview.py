@@ -1,10 +1,10 @@
-"""What a game's overview leads with (rulesmith.render.overview), on small call graphs."""
+"""What a game's overview leads with (rulesmith.site.overview), on small call graphs."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
-from rulesmith.render.overview import _entries
+from rulesmith.site.overview import _entries
 
 
 def entries(calls: dict[str, list[str]]) -> list[str]:

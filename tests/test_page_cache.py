@@ -6,7 +6,7 @@ import shutil
 
 from conftest import FIXTURE_PDF_CONTENT
 from rulesmith.pipeline import check_content
-from rulesmith.render import site
+from rulesmith.site import pages as site
 
 
 def pages(rendered):

@@ -19,11 +19,11 @@ import weasyprint
 
 from built_aids import Built
 from rulesmith.pipeline import check_content
-from rulesmith import aidkinds
+from rulesmith.aids import kinds as aidkinds
 from rulesmith.problems import ContentError
-from rulesmith.render import pdf, weasy
-from rulesmith.render.aids import contents, document, pagerefs, stamp
-from rulesmith.render.site import render_site
+from rulesmith.aids import pdf, weasy
+from rulesmith.aids import contents, document, pagerefs, stamp
+from rulesmith.site.pages import render_site
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "pdf" / "content"
@@ -508,7 +508,7 @@ import functools  # noqa: E402
 
 import pdfplumber  # noqa: E402
 
-from rulesmith.aidkinds import PT_PER_MM  # noqa: E402
+from rulesmith.aids.kinds import PT_PER_MM  # noqa: E402
 
 
 @functools.lru_cache(maxsize=64)
@@ -612,9 +612,9 @@ def test_a_table_cell_of_several_paragraphs_keeps_them_as_paragraphs_and_one_lin
 def test_a_step_does_not_repeat_the_marker_of_a_gap_its_own_words_name():
     import html
 
-    from rulesmith import affects
-    from rulesmith.render.aids.context import AidContext
-    from rulesmith.render.site import PageContext
+    from rulesmith.content import affects
+    from rulesmith.aids.context import AidContext
+    from rulesmith.site.pages import PageContext
     from rulesmith.text.placed import unplaced
 
     found = 0
@@ -635,7 +635,7 @@ def test_a_step_does_not_repeat_the_marker_of_a_gap_its_own_words_name():
 
 
 def test_a_chart_that_fits_nowhere_takes_the_layout_of_least_height(tmp_path):
-    from rulesmith.render.aids import charts
+    from rulesmith.aids import charts
 
     geo = aidkinds.geometry()
     item = next(c for c in check_content(ROOT / "content") if c.game.procedures)
@@ -713,7 +713,7 @@ def test_a_page_reference_is_a_word_of_its_own_in_the_text_layer(each):
 def _reader_words(game) -> str:
     """What a reader of the game sees written: the prose (references taken out, they print as
     names), the names and titles."""
-    from rulesmith.link import texts
+    from rulesmith.content.link import texts
 
     prose = [re.sub(r"\[\[[^\]]*\]\]", " ", t.value) for t in texts(game)]
     names = [e.name for e in game.entities] + [n for k in game.kinds for n in (k.name, k.plural)] \

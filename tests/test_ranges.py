@@ -5,7 +5,7 @@ import math
 import pytest
 from hypothesis import example, given, strategies as st
 
-from rulesmith import ranges
+from rulesmith.values import ranges
 
 
 

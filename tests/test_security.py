@@ -21,12 +21,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rulesmith import model
-from rulesmith.link import FORMAT_OF_TYPE
+from rulesmith.content import model
+from rulesmith.content.link import FORMAT_OF_TYPE
 from rulesmith.pipeline import check_content
-from rulesmith.load import read_file
+from rulesmith.content.load import read_file
 from rulesmith.problems import ContentError, Problems
-from rulesmith.render.search import entries, read_index
+from rulesmith.site.search import entries, read_index
 
 from conftest import build_site
 from test_hostile import live_markup_problems, parse

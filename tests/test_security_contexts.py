@@ -16,7 +16,7 @@ import pytest
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
 from rulesmith.project import ASSETS, HOME, NOT_FOUND, SEARCH, SITE_NAMES, SITE_SEARCH
-from rulesmith.render.webapp import write_webapp
+from rulesmith.site.webapp import write_webapp
 
 from conftest import FIXTURE_SITE_CONTENT, rulesmith_here, served
 from gamekit import GAME_YAML, write_game
@@ -33,7 +33,7 @@ console.log(JSON.stringify({game: context.GAME, version: context.VERSION, label:
 
 
 def test_a_script_template_is_filled_in_one_pass_with_json():
-    from rulesmith.render.webapp import fill_script
+    from rulesmith.site.webapp import fill_script
 
     filled = fill_script("var A = __A__; var B = __B__;", A="__B__", B=["x", "</script>", "\u2028"])
     assert filled == 'var A = "__B__"; var B = ["x", "</script>", "\u2028"];'
@@ -68,7 +68,7 @@ def test_the_offline_worker_holds_any_data_version_as_a_string(tmp_path):
 def test_graphviz_measures_with_the_shipped_font_in_any_cache_folder(tmp_path):
     """The fontconfig file names the cache folder in XML: escaped, so a project in a folder named
     "R&D <1>" lays its charts out in Inter as any other (it silently fell back to another font)."""
-    from rulesmith.render.flowchart import render_svg
+    from rulesmith.flowchart.chart import render_svg
 
     dot = 'digraph "x" { node [fontname="Inter", fontsize=11]; "a" [label=<Which Units are Free Units?>]; }'
     plain = render_svg(dot, tmp_path / "plain")
@@ -132,7 +132,7 @@ VALUE = "correct the value, or remove the setting"
 
 
 def config_problems(tmp_path, text: str, trusted: bool = False) -> list[tuple]:
-    from rulesmith.mkdocs_config import settings
+    from rulesmith.site.mkdocs_config import settings
     from rulesmith.project import find_project
 
     write_game(tmp_path)
@@ -263,7 +263,7 @@ def violations(page) -> list[str]:
 
 
 def test_every_page_carries_its_policy_first_in_its_head(policed):
-    from rulesmith.render.csp import META, unlisted_scripts
+    from rulesmith.site.csp import META, unlisted_scripts
 
     site, _ = policed
     pages = sorted(site.rglob("*.html"))
@@ -335,7 +335,7 @@ def test_a_planted_script_link_handler_and_pixel_do_nothing(policed, browser, tm
     its policy is written (so the policy is shown to hold alone): an inline script, a
     `javascript:` link, an `onclick` and an image from another site. None runs or loads; each is
     reported as a violation."""
-    from rulesmith.render.csp import write_policies
+    from rulesmith.site.csp import write_policies
 
     site = tmp_path / "site"
     shutil.copytree(policed[0], site)
@@ -371,7 +371,7 @@ def test_a_planted_script_link_handler_and_pixel_do_nothing(policed, browser, tm
 def test_the_projects_texts_show_as_written(policed, browser):
     """site_name, site_description, copyright and a palette toggle's name, each markup, reach
     every page as text: in the title, the header, the description, the footer, the toggle."""
-    from rulesmith.mkdocs_config import _read
+    from rulesmith.site.mkdocs_config import _read
 
     said = _read(policed[0].parent / "mkdocs.yml")
     context, page = open_page(browser, (policed[0] / "demo" / "index.html").as_uri())
@@ -414,7 +414,7 @@ def test_a_new_rulesmith_writes_its_policy_into_an_unchanged_site(tmp_path, monk
     rather than the build skipping a site it believes current."""
     from conftest import build_site
     from rulesmith import fingerprint
-    from rulesmith.render import csp
+    from rulesmith.site import csp
 
     content = write_game(tmp_path)
     build_site(content, tmp_path / "site", tmp_path / "work")
@@ -426,7 +426,7 @@ def test_a_new_rulesmith_writes_its_policy_into_an_unchanged_site(tmp_path, monk
 
 
 def test_one_palette_is_checked_and_escaped_as_a_list_of_one(tmp_path):
-    from rulesmith.mkdocs_config import escaped, settings
+    from rulesmith.site.mkdocs_config import escaped, settings
     from rulesmith.project import find_project
 
     one = "theme:\n  palette: {scheme: slate, toggle: {icon: material/weather-night, name: 'Dark <b>'}}\n"

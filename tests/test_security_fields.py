@@ -35,11 +35,12 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from rulesmith import fieldtypes, model
+from rulesmith.values import fieldtypes
+from rulesmith.content import model
 from rulesmith.pipeline import check_content
-from rulesmith.load import read_file
+from rulesmith.content.load import read_file
 from rulesmith.problems import ContentError, Problems
-from rulesmith.render.search import entries, read_index
+from rulesmith.site.search import entries, read_index
 
 from conftest import rulesmith_here
 from test_hostile import live_markup_problems, parse
@@ -386,7 +387,7 @@ def accepted_content(outcomes, folder: Path) -> tuple[Path, dict[str, list[str]]
 
 @pytest.fixture(scope="module")
 def accepted_build(outcomes, tmp_path_factory):
-    from rulesmith.build import build
+    from rulesmith.commands.build import build
 
     folder = tmp_path_factory.mktemp("accepted")
     content, accepted = accepted_content(outcomes, folder / "content")

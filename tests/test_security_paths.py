@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from rulesmith import model
+from rulesmith.content import model
 from rulesmith.text import html as text_safety, markdown_config
-from rulesmith.mkdocs_config import settings
+from rulesmith.site.mkdocs_config import settings
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError, Problem, printable
 
@@ -214,7 +214,7 @@ def test_arguments_echoed_in_a_refusal_are_never_printed_raw(tmp_path):
 
 
 def test_the_site_is_world_readable_and_never_missing(tmp_path):
-    from rulesmith.build import STAGING, _swap
+    from rulesmith.commands.build import STAGING, _swap
     from rulesmith.files import make_readable
 
     site, staging = tmp_path / "site", tmp_path / f"{STAGING}999999999-x"
@@ -231,7 +231,7 @@ def test_the_site_is_world_readable_and_never_missing(tmp_path):
 
 
 def test_a_killed_builds_staging_folder_is_removed(tmp_path):
-    from rulesmith.build import STAGING, _remove_abandoned
+    from rulesmith.commands.build import STAGING, _remove_abandoned
 
     dead = tmp_path / f"{STAGING}999999999-abc"  # no such process
     alive = tmp_path / f"{STAGING}{os.getpid()}-abc"

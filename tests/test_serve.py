@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesmith.render.search import entries, read_index
+from rulesmith.site.search import entries, read_index
 
 from conftest import FIXTURE_SITE_CONTENT, RULESMITH, ROOT
 

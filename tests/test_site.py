@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rulesmith.pipeline import check_content
-from rulesmith.render.search import entries, read_index
+from rulesmith.site.search import entries, read_index
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -122,7 +122,7 @@ def test_every_procedure_page_shows_its_flowchart_inline_with_its_steps(built):
 
 
 def test_gaps_page_lists_every_gap(built):
-    from rulesmith.render.site import gaps_of
+    from rulesmith.site.pages import gaps_of
 
     site, checked = built
     missing = []
@@ -191,7 +191,7 @@ def test_failed_build_leaves_previous_site_intact(built, tmp_path):
 
 
 def test_failure_while_building_keeps_the_old_site(built, tmp_path, monkeypatch):
-    from rulesmith import build as build_module
+    from rulesmith.commands import build as build_module
 
     site, _ = built
     before = {p.relative_to(site): p.stat().st_mtime_ns for p in site.rglob("*")}
@@ -207,8 +207,8 @@ def test_failure_while_building_keeps_the_old_site(built, tmp_path, monkeypatch)
 
 
 def test_mkdocs_warning_fails_the_build_with_its_reason(tmp_path):
-    from rulesmith.engines import mkdocs_build
-    from rulesmith.mkdocs_config import write_config
+    from rulesmith.site.engines import mkdocs_build
+    from rulesmith.site.mkdocs_config import write_config
     from rulesmith.problems import BuildError
     from rulesmith.project import Project
 
@@ -226,7 +226,7 @@ def test_two_clean_builds_are_byte_identical(built, tmp_path):
     and nothing in it carries the build date (the PDFs' twice-built test is in test_pdf.py)."""
     import datetime
 
-    from rulesmith.build import build
+    from rulesmith.commands.build import build
 
     site, _ = built
     again = tmp_path / "site"
@@ -254,7 +254,7 @@ def test_two_clean_builds_are_byte_identical(built, tmp_path):
 def test_the_engine_runs_again_only_when_the_site_would_change(tmp_path, monkeypatch):
     """A rebuild with the same pages, PDFs and configuration leaves the site as it is; a changed
     page, or a site folder changed since, is built again."""
-    from rulesmith import build as build_module
+    from rulesmith.commands import build as build_module
 
     content = tmp_path / "content"
     shutil.copytree(ROOT / "tests" / "fixtures" / "site", content)

@@ -13,10 +13,10 @@ import pytest
 
 from conftest import GAMES
 
-from rulesmith.load import display_path
+from rulesmith.content.load import display_path
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
-from rulesmith.source_map import coverage, seeds_dir
+from rulesmith.checks.source_map import coverage, seeds_dir
 
 from conftest import rulesmith_here
 from gamekit import write_game

@@ -1,4 +1,4 @@
-"""The bot's turn as data (rulesmith.turn) on the shipped games: every call resolves to a procedure
+"""The bot's turn as data (rulesmith.content.turn) on the shipped games: every call resolves to a procedure
 the page carries, every table answer the page is given is the table's own cell."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import GAMES
-from rulesmith import turn
-from rulesmith.render.botturn import companion_data, reached_procedures
+from rulesmith.content import turn
+from rulesmith.site.botturn import companion_data, reached_procedures
 
 
 @pytest.mark.parametrize("game_id", GAMES)

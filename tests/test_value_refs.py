@@ -12,7 +12,7 @@ from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
 from rulesmith.text.html import convert
 from rulesmith.text.references import Output, plain_text
-from rulesmith.values import lookup
+from rulesmith.values.references import lookup
 
 from gamekit import CONTENT_YAML, write_game
 

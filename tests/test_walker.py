@@ -16,7 +16,7 @@ import pytest
 from conftest import press_the_pages_back, served
 
 from rulesmith.pipeline import check_content
-from rulesmith.render import layout
+from rulesmith.site import layout
 from rulesmith.text.references import plain_text
 
 from playwright import sync_api as playwright  # noqa: E402,F401 - a test dependency (pyproject.toml): never skipped

@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .. import outcomes, values
-from ..glyphs import glyph_svg
-from ..link import REFERENCE, Index
-from .escape import html_text
+from rulesmith.values import outcomes, references as values
+from rulesmith.text.glyphs import glyph_svg
+from rulesmith.content.link import REFERENCE, Index
+from rulesmith.text.escape import html_text
 
 
 def icon_html(index: Index, name: str) -> str:
