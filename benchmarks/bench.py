@@ -468,9 +468,9 @@ def expected_outputs(checked, key: str) -> set[str]:
 
 def expected_pdfs(content: Path, game_id: str) -> set[str]:
     """The aids the game's latest erratum changes (render/aids/stamp.py: errata_in), in both papers."""
-    from rulesmith.pipeline import check_content
     from rulesmith.aids import kinds as aidkinds
     from rulesmith.aids import stamp
+    from rulesmith.pipeline import check_content
 
     checked = next(c for c in check_content(content) if c.game.id == game_id)
     latest = checked.game.latest_erratum()

@@ -6,14 +6,14 @@ import argparse
 import logging
 import os
 import sys
-import typing
 import time
+import typing
 from pathlib import Path
 
 from rulesmith import __version__
-from rulesmith.site.engines import DEFAULT_ENGINE, ENGINES
 from rulesmith.problems import RESULTS, RulesmithError, UsageError, printable, say
 from rulesmith.project import find_project, project_of_content
+from rulesmith.site.engines import DEFAULT_ENGINE, ENGINES
 
 
 def cmd_check(args) -> int:
@@ -49,10 +49,10 @@ def _check(content: Path, today, known: dict[str, dict]) -> tuple[dict, dict[str
     since their answer was kept) are not read again; should their answers and the others not pass
     together, everything is checked again, so that what is printed is always the whole check's."""
     from rulesmith import fingerprint
+    from rulesmith.checks.source_map import source_path
     from rulesmith.pipeline import check_content
     from rulesmith.problems import ContentError, warning_line
     from rulesmith.project import game_folders
-    from rulesmith.checks.source_map import source_path
 
     try:
         checked = check_content(content, today, skip=frozenset(known))
@@ -95,8 +95,8 @@ def cmd_serve(args) -> int:
 
 def cmd_schema(args) -> int:
     from rulesmith.content.game import load_games
-    from rulesmith.problems import Problems
     from rulesmith.format.schema import write_schema
+    from rulesmith.problems import Problems
 
     # A game whose files do not all load still gets a schema of what did load: the editor is
     # where the rest gets fixed.

@@ -17,7 +17,10 @@ import hashlib
 import os
 import stat
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def digest(path: str | Path) -> str | None:

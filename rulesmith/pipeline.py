@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import datetime
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rulesmith.checks.check import check_game
 from rulesmith.content.game import Game, load_games
@@ -12,6 +11,10 @@ from rulesmith.content.items import without_module
 from rulesmith.content.link import Index, build_index, resolve
 from rulesmith.problems import ContentError, Problems
 from rulesmith.project import game_folders
+
+if TYPE_CHECKING:
+    import datetime
+    from pathlib import Path
 
 
 @dataclass

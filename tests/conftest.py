@@ -16,13 +16,16 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 import yaml
 from hypothesis import settings
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 # Hypothesis, for every property test: no deadline (a shared machine's load is not a defect; speed
 # is measured by the benchmark, never asserted by a test). ./scripts/test runs the "ci" profile:
@@ -102,7 +105,7 @@ def rulesmith_here(*args: str, cwd: Path, content: str | None = ".") -> Run:
                 code = main([*(["--content", content] if content else []), *args])
             except SystemExit as done:  # argparse's usage errors and --help
                 code = done.code if isinstance(done.code, int) else 0 if done.code is None else 1
-            except Exception:  # noqa: BLE001 (what the interpreter would print)
+            except Exception:
                 traceback.print_exc()
                 code = 1
     finally:
@@ -219,6 +222,7 @@ def real_site(tmp_path_factory, shipped_games) -> Path:
 def fixture_aids(tmp_path_factory):
     """The player aids of tests/fixtures/pdf/content, rendered once per session."""
     from built_aids import Built
+
     from rulesmith.pipeline import check_content
 
     return Built(check_content(FIXTURE_PDF_CONTENT), tmp_path_factory.mktemp("aids"))
@@ -230,6 +234,7 @@ def real_aids(tmp_path_factory):
     cache (so the PDFs ./scripts/build makes are rendered once). A game that does not check
     fails the tests that need its aids (never left out)."""
     from built_aids import Built
+
     from rulesmith.pipeline import check_content
     from rulesmith.problems import ContentError
 

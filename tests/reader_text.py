@@ -11,9 +11,8 @@ the few accepted exceptions of `reader_text_exceptions.yaml` (each with its reas
 
 from __future__ import annotations
 
-import html
-
 import fnmatch
+import html
 import html.parser
 import io
 import re
@@ -43,7 +42,7 @@ _MARKUP = [
 ]
 
 
-def markup(text: str, vocabulary: "Vocabulary | None" = None) -> list[Hit]:
+def markup(text: str, vocabulary: Vocabulary | None = None) -> list[Hit]:
     """Markdown or template syntax left in the text: `!!! check`, `[[rule:x]]`, `{{ x }}`, `**`, `](`;
     not where the game's own text writes the same characters (shown as written, escaped)."""
     found = []
@@ -68,7 +67,7 @@ _ID_TOKEN = re.compile(r"(?<![\w-])[a-z0-9]+(?:(?:->|[-_])[a-z0-9]+)+(?![\w-])")
 _KEY = re.compile(r"(?<![\w-])([a-z][a-z0-9-]*):([a-z0-9][a-z0-9-]*)(?![\w-])")
 
 
-def internal_ids(text: str, vocabulary: "Vocabulary") -> list[Hit]:
+def internal_ids(text: str, vocabulary: Vocabulary) -> list[Hit]:
     """Content ids, field keys, kind ids and node ids as written in the data ("faction-skill",
     "leader_cards", "trigger->high-difficulty", "alliance:interpol"), unless the rulebook's own
     text uses the word."""
@@ -126,7 +125,7 @@ def doubled_punctuation(text: str) -> list[Hit]:
     return found
 
 
-def foreign_names(text: str, vocabulary: "Vocabulary") -> list[Hit]:
+def foreign_names(text: str, vocabulary: Vocabulary) -> list[Hit]:
     """Names of another game's items in this game's outputs ("Storms p.2" in every game's legend):
     text that came from a template, not from the game."""
     found = []
@@ -143,7 +142,7 @@ def _last_word(name: str) -> str:
     return words[-1].strip("()“”\"'.,:;!?").lower() if words else ""
 
 
-def page_references(text: str, vocabulary: "Vocabulary") -> list[Hit]:
+def page_references(text: str, vocabulary: Vocabulary) -> list[Hit]:
     """A page reference ("Antiterror p.3") names something of this game: one naming nothing of it
     ("Storms p.2" as every aid's example) came from a template."""
     found = []
@@ -196,8 +195,8 @@ class Vocabulary:
 
 def vocabulary(checked, others=(), rulebook_texts: list[str] | None = None) -> Vocabulary:
     """What the loaded model calls things, for one game (`checked`: a pipeline.Checked)."""
-    from rulesmith.content import items
     from rulesmith.checks.source_map import source_lines
+    from rulesmith.content import items
 
     game = checked.game
     found = Vocabulary()

@@ -22,7 +22,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from conftest import Run, run_rulesmith
 
 CASES_DIR = Path(__file__).resolve().parent / "bad_input"
@@ -304,6 +303,7 @@ def test_a_source_map_of_60000_entries_is_checked_for_overlaps_in_n_log_n(tmp_pa
 
 def test_a_chart_graphviz_cannot_lay_out_in_time_is_a_problem_of_its_procedure(tmp_path, monkeypatch):
     from conftest import rulesmith_here
+
     from rulesmith.flowchart import chart as flowchart
 
     procedures = textwrap.dedent("""\
@@ -341,7 +341,7 @@ def as_if_unreadable(monkeypatch, *paths: Path) -> None:
             return False
         here = os.path.abspath(os.fsdecode(path))
         return any(here.startswith(p + os.sep) if folder or inside_only else here == p for p, folder in shut.items()) \
-            or not inside_only and here in shut
+            or (not inside_only and here in shut)
 
     def guard(function, inside_only: bool = False):
         def guarded(path=".", *args, **kwargs):
@@ -424,8 +424,8 @@ def test_every_check_of_the_bots_turn_has_a_case():
     source = (Path(__file__).resolve().parent.parent / "rulesmith" / "turn.py").read_text(encoding="utf-8")
     patterns = []
     for call in ast.walk(ast.parse(source)):
-        if isinstance(call, ast.Call) and getattr(call.func, "attr", "") in ("add", "LookupError") or \
-                isinstance(call, ast.Call) and getattr(call.func, "id", "") == "LookupError":
+        if (isinstance(call, ast.Call) and getattr(call.func, "attr", "") in ("add", "LookupError")) or \
+                (isinstance(call, ast.Call) and getattr(call.func, "id", "") == "LookupError"):
             args = call.args[1:2] if getattr(call.func, "attr", "") == "add" else call.args[:1]
             for message in args:
                 parts = message.values if isinstance(message, ast.JoinedStr) else [message]

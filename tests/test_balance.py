@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rulesmith.aids import balance
 
+
 def page(body: str) -> str:
     return "<html><head><style>p { margin: 0 }</style></head><body>" + body + "</body></html>"
 

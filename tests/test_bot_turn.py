@@ -15,12 +15,11 @@ from collections import deque
 from pathlib import Path
 
 import pytest
-
 from conftest import GAMES, build_site, press_the_pages_back
+from playwright import sync_api as playwright
+
 from rulesmith.content import turn
 from rulesmith.pipeline import check_content
-
-from playwright import sync_api as playwright  # noqa: E402,F401 - a test dependency (pyproject.toml): never skipped
 
 ROOT = Path(__file__).resolve().parent.parent
 

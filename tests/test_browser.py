@@ -7,13 +7,13 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import served
 
 ROOT = Path(__file__).resolve().parent.parent
 WIDTHS = [(390, 844), (1280, 900)]
 
 from playwright import sync_api as playwright  # noqa: E402,F401 - a test dependency (pyproject.toml): never skipped
+
 pytestmark = pytest.mark.browser
 
 

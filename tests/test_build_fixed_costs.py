@@ -3,14 +3,17 @@ slow way gave, on the real content."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from rulesmith.content.link import texts
 from rulesmith.site import search
 from rulesmith.text import references as markup
+
+if TYPE_CHECKING:
+    import re
 
 ROOT = Path(__file__).resolve().parents[1]
 

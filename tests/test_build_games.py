@@ -6,8 +6,8 @@ from __future__ import annotations
 import shutil
 
 import pytest
-
 from conftest import FIXTURE_PDF_CONTENT, run_rulesmith
+
 from rulesmith.commands.build import _only
 from rulesmith.pipeline import check_content
 from rulesmith.problems import UsageError
@@ -49,7 +49,6 @@ def test_build_game_builds_that_game_only(tmp_path):
 
 def test_the_deploy_workflow_builds_each_game_in_a_job_of_its_own_then_assembles_the_site():
     import yaml
-
     from conftest import ROOT
 
     jobs = yaml.safe_load((ROOT / ".github" / "workflows" / "deploy.yml").read_text(encoding="utf-8"))["jobs"]

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from rulesmith.commands.build import build
 from rulesmith.cli import main
+from rulesmith.commands.build import build
 from rulesmith.pipeline import check_content
 
 ROOT = Path(__file__).resolve().parents[1]

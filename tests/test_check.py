@@ -3,12 +3,11 @@
 import datetime
 
 import pytest
+from gamekit import CONTENT_YAML, write_game
 
 from rulesmith.checks import tablerules
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
-
-from gamekit import CONTENT_YAML, write_game
 
 
 def problems(tmp_path, content=CONTENT_YAML, **extra):

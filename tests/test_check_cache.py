@@ -7,12 +7,11 @@ import re
 import shutil
 
 import pytest
-
-from rulesmith.checks import cache as checkcache
-from rulesmith import cli, fingerprint
-from rulesmith.project import templates
-
 from gamekit import CONTENT_YAML, write_game
+
+from rulesmith import cli, fingerprint
+from rulesmith.checks import cache as checkcache
+from rulesmith.project import templates
 
 CACHED = "unchanged since the last check"  # the whole answer
 KEPT = "unchanged since its last check"  # one game's answer

@@ -6,8 +6,8 @@ import io
 import sys
 
 import pytest
-
 from conftest import ROOT
+
 from rulesmith import __version__, cli
 from rulesmith.commands.build import Progress
 

@@ -11,13 +11,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import GAMES, rulesmith_here
+from gamekit import write_game
 
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
-
-from gamekit import write_game
-
-from conftest import GAMES, rulesmith_here
 
 ROOT = Path(__file__).resolve().parent.parent
 

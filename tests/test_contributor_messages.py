@@ -7,15 +7,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from rulesmith.text.placed import unplaced
-
+from conftest import rulesmith_here
 from gamekit import GAME_YAML, write_game
+
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
 from rulesmith.site.pages import render_site
-from conftest import rulesmith_here
-
+from rulesmith.text.placed import unplaced
 
 TWO_MODULES = GAME_YAML.replace("  - {id: base, name: Base game}\n",
                                 "  - {id: base, name: Base game}\n  - {id: variant, name: Bonus variant}\n")

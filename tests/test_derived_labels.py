@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
 
-from rulesmith.text.escape import markdown_inline as escape_inline
-from rulesmith.text.placed import unplaced
 from rulesmith.site import layout
 from rulesmith.site.pages import render_site
+from rulesmith.text.escape import markdown_inline as escape_inline
+from rulesmith.text.placed import unplaced
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,7 +33,7 @@ def test_kind_pages_say_the_count_and_the_plural_as_the_data_gives_them(real_pag
             if kind.count is not None and f"The game has **{kind.count}** {escape_inline(kind.plural)}: " not in page:
                 wrong.append(f"{c.game.id}/{kind.id}")
             words = kind.plural.lower().split()
-            if any(a == b for a, b in zip(words, words[1:], strict=False)):
+            if any(a == b for a, b in itertools.pairwise(words)):
                 wrong.append(f"{c.game.id}/{kind.id}: repeated word in '{kind.plural}'")
     assert wrong == []
 

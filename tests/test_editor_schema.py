@@ -14,12 +14,12 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import GAMES, ROOT, rulesmith_here
+
 from rulesmith.content.load import read_file
+from rulesmith.format.schema import schema_line
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError, Problems
-from rulesmith.format.schema import schema_line
 
 GAME = """\
 game:
@@ -102,11 +102,8 @@ def check_jsonschema(schema: Path, files: list[Path]) -> dict:
     from check_jsonschema import main
 
     out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        try:
-            main(["--schemafile", str(schema), "-o", "json", *map(str, files)], standalone_mode=False)
-        except SystemExit:  # it exits 1 when a file fails
-            pass
+    with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):  # it exits 1 when a file fails
+        main(["--schemafile", str(schema), "-o", "json", *map(str, files)], standalone_mode=False)
     return json.loads(out.getvalue())
 
 

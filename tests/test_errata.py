@@ -13,9 +13,6 @@ import uuid
 from pathlib import Path
 
 import pytest
-
-from rulesmith.text.placed import unplaced
-
 from conftest import GAMES
 
 from rulesmith import cli
@@ -23,6 +20,7 @@ from rulesmith.commands.build import build
 from rulesmith.commands.errata import ErrataError, add_erratum, flow_scalar
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
+from rulesmith.text.placed import unplaced
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "errata"
@@ -196,7 +194,7 @@ def test_add_appends_to_an_existing_errata_file(capsys, content):
     code, out, err = add(capsys, content, "beta", "scout", "speed", "3", "--date", "2025-02-01")
     assert code == 0, err
     after = errata.read_text()
-    head, tail = before.split("\n\n# (no more errata yet)")
+    head, _tail = before.split("\n\n# (no more errata yet)")
     assert after.startswith(head + "\n  - id: e2\n    date: 2025-02-01\n")  # after e1, before the closing comment
     assert after.endswith('    note: "Corrected by the FAQ."\n\n# (no more errata yet)\n')
     assert "errata.yaml:12: recorded erratum e2" in out
@@ -401,23 +399,23 @@ errata:
     new: {new}
     note: "x"
 """
-GOOD = dict(date="2026-01-10", kind="publisher-faq", url="", target="card:interpol", field="fields.cost", old=2, new=3)
+GOOD = {"date": "2026-01-10", "kind": "publisher-faq", "url": "", "target": "card:interpol", "field": "fields.cost", "old": 2, "new": 3}
 
 
 @pytest.mark.parametrize("change, line, column, message", [
-    (dict(target="card:interpl"), 6, 13, "erratum targets unknown card:interpl (did you mean card:interpol"),
-    (dict(target="card:nothing-like-it"), 6, 13, "erratum targets unknown card:nothing-like-it"),
-    (dict(field="fields.costs"), 7, 12, "erratum field: kind 'card' has no field 'costs' (did you mean cost?)"),
-    (dict(field="rows.3.extra"), 7, 12, "erratum field: 'rows.3.extra' is not a field of card:interpol"),
-    (dict(target="table:dice", field="rows.7.extra"), 7, 12, "erratum field: table 'dice' has no row '7'"),
-    (dict(new=5), 9, 10, "erratum 'e1' says fields.cost is now 5, but the data has 3"),
-    (dict(new="'3'"), 9, 10, "erratum 'e1' says fields.cost is now '3', but the data has 3"),
-    (dict(date="2999-01-01"), 4, 11, "erratum date 2999-01-01 is in the future"),
-    (dict(date="2026-13-01"), 4, 11, "invalid value '2026-13-01': month must be in 1..12"),
-    (dict(date='"1 March 2026"'), 4, 11, "'date' must be a date"),
-    (dict(kind="faq"), 5, 20, "'faq' is not allowed for 'kind'"),
-    (dict(url=', url: "http://example.org"'), 5, 60, "only https:// links are allowed"),
-    (dict(old=3), 8, 10, "erratum 'e1' changes nothing (old equals new)"),
+    ({"target": "card:interpl"}, 6, 13, "erratum targets unknown card:interpl (did you mean card:interpol"),
+    ({"target": "card:nothing-like-it"}, 6, 13, "erratum targets unknown card:nothing-like-it"),
+    ({"field": "fields.costs"}, 7, 12, "erratum field: kind 'card' has no field 'costs' (did you mean cost?)"),
+    ({"field": "rows.3.extra"}, 7, 12, "erratum field: 'rows.3.extra' is not a field of card:interpol"),
+    ({"target": "table:dice", "field": "rows.7.extra"}, 7, 12, "erratum field: table 'dice' has no row '7'"),
+    ({"new": 5}, 9, 10, "erratum 'e1' says fields.cost is now 5, but the data has 3"),
+    ({"new": "'3'"}, 9, 10, "erratum 'e1' says fields.cost is now '3', but the data has 3"),
+    ({"date": "2999-01-01"}, 4, 11, "erratum date 2999-01-01 is in the future"),
+    ({"date": "2026-13-01"}, 4, 11, "invalid value '2026-13-01': month must be in 1..12"),
+    ({"date": '"1 March 2026"'}, 4, 11, "'date' must be a date"),
+    ({"kind": "faq"}, 5, 20, "'faq' is not allowed for 'kind'"),
+    ({"url": ', url: "http://example.org"'}, 5, 60, "only https:// links are allowed"),
+    ({"old": 3}, 8, 10, "erratum 'e1' changes nothing (old equals new)"),
 ])
 def test_check_rejects_a_bad_record_at_its_line_and_column(content, change, line, column, message):
     path = content / "alpha" / "errata.yaml"
@@ -523,8 +521,8 @@ def test_rebuild_after_one_erratum_rewrites_only_the_pages_that_depend_on_it(cap
 
 def player_aids(content: Path, cache: Path) -> dict[str, bytes]:
     """The PDF step of `build`: check, flowcharts, then every player aid (from the cache or rendered)."""
-    from rulesmith.commands.build import flowcharts
     from rulesmith.aids.pdf import build_aids
+    from rulesmith.commands.build import flowcharts
 
     checked = check_content(content)
     flowcharts(checked, cache)
@@ -589,8 +587,8 @@ def test_full_build_with_pdfs_after_one_erratum(capsys, content, tmp_path):
 
 
 def aid_html(content: Path, game_id: str, kind, cache: Path) -> str:
-    from rulesmith.aids.kinds import geometry
     from rulesmith.aids import document
+    from rulesmith.aids.kinds import geometry
 
     checked = {c.game.id: c for c in check_content(content)}
     return document.render_html(checked[game_id], kind, geometry().papers[0], cache / "flowcharts")
@@ -609,8 +607,8 @@ def aid_html(content: Path, game_id: str, kind, cache: Path) -> str:
 def test_an_aid_is_stamped_only_by_the_errata_that_change_it(capsys, content, tmp_path, target, field, value, changes_solo_aid):
     """The solo aid keeps its stamp and its bytes when an erratum changes nothing it shows, and
     every erratum that does change its HTML is one it is stamped with (errata_in is never short)."""
-    from rulesmith.aids.kinds import kind
     from rulesmith.aids import stamp
+    from rulesmith.aids.kinds import kind
 
     cache = tmp_path / "cache"
     kinds = (kind("solo-aid"), kind("card-reference"))
@@ -657,12 +655,12 @@ def test_an_erratum_on_the_real_content(capsys, tmp_path, game_id):
     new = old + 1 if spec.max is None or old + 1 <= spec.max else old - 1
     file = Path(entity.where("fields", spec.id)[0])
     before = file.read_text().splitlines()
-    from rulesmith.aids.kinds import kind
     from rulesmith.aids import stamp
+    from rulesmith.aids.kinds import kind
 
     solo_before = aid_html(copy, game_id, kind("solo-aid"), tmp_path / "cache") if checked.game.procedures else None
     summary_before = aid_html(copy, game_id, kind("rules-summary"), tmp_path / "cache")
-    code, out, err = add(capsys, copy, game_id, f"{entity.kind}:{entity.id}", f"fields.{spec.id}", str(new),
+    code, _out, err = add(capsys, copy, game_id, f"{entity.kind}:{entity.id}", f"fields.{spec.id}", str(new),
                          "--id", "test-erratum")
     assert code == 0, f"the erratum was refused: {err}"  # an erratum always applies; a refusal is a failure
     after = file.read_text().splitlines()

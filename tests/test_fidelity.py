@@ -10,11 +10,10 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import GAMES
 
-from rulesmith.values.expressions import plain
 from rulesmith.checks.source_map import source_path
+from rulesmith.values.expressions import plain
 
 ROOT = Path(__file__).resolve().parent.parent
 WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",

@@ -15,10 +15,9 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import served
+from playwright import sync_api as playwright  # noqa: F401 - a test dependency (pyproject.toml): never skipped
 
-from playwright import sync_api as playwright  # noqa: E402,F401 - a test dependency (pyproject.toml): never skipped
 pytestmark = pytest.mark.browser
 
 GLOSSARY = "statecraft/glossary.html"

@@ -7,10 +7,10 @@ The site's charts are measured as a reader sees them in tests/test_walker.py (Wh
 from __future__ import annotations
 
 import pytest
-
 from conftest import ROOT
-from rulesmith.pipeline import check_content
+
 from rulesmith.flowchart import chart as flowchart
+from rulesmith.pipeline import check_content
 
 
 @pytest.fixture(scope="module")

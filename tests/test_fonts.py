@@ -3,7 +3,6 @@ fonts, and cached in the user's cache folder (shared by every project) for any o
 
 from __future__ import annotations
 
-
 import pytest
 
 from rulesmith.project import templates

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 import yaml
-
-from rulesmith.values import expressions
-from rulesmith.format import reference as formatref
-from rulesmith.content import model
-from rulesmith.checks import tablerules
 from conftest import rulesmith_here
+
+from rulesmith.checks import tablerules
+from rulesmith.content import model
+from rulesmith.format import reference as formatref
+from rulesmith.values import expressions
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -107,10 +107,10 @@ def test_every_topic_named_in_a_hint_exists():
 
 
 def test_the_site_publishes_the_same_text(tmp_path):
+    from gamekit import write_game
+
     from rulesmith.pipeline import check_content
     from rulesmith.site.pages import render_site
-
-    from gamekit import write_game
 
     site = render_site(check_content(write_game(tmp_path)), [])
     [page] = [p for p in site.pages if p.path == "format.md"]

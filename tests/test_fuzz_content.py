@@ -9,17 +9,19 @@ from __future__ import annotations
 import datetime
 import os
 import shutil
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 import yaml
+from conftest import GAMES, ROOT, rulesmith_here
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
 
-from conftest import GAMES, ROOT, rulesmith_here
+if TYPE_CHECKING:
+    from pathlib import Path
 
 # Each example checks one whole game (about a second): the unit tier tries a few, the whole suite
 # (./scripts/test without -m) many more; any number can be asked for.

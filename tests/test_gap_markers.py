@@ -18,17 +18,16 @@ from pathlib import Path
 
 import pypdf
 import pytest
+from test_pdf import built, real  # noqa: F401  (fixtures: the PDFs of the made-up game and of the games)
 
-from rulesmith.content import affects, model
+from rulesmith.aids import contents
 from rulesmith.aids import kinds as aidkinds
-from rulesmith.values.expressions import plain
+from rulesmith.content import affects, model
+from rulesmith.flowchart.chart import numbering
 from rulesmith.pipeline import check_content
 from rulesmith.site import layout
-from rulesmith.aids import contents
-from rulesmith.flowchart.chart import numbering
 from rulesmith.text.references import plain_text
-
-from test_pdf import built, real  # noqa: F401  (fixtures: the PDFs of the made-up game and of the games)
+from rulesmith.values.expressions import plain
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "pdf" / "content"

@@ -8,16 +8,18 @@ gate, which names the content file and line, and the old site stays as it was.
 from __future__ import annotations
 
 import io
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+from conftest import build_site
+from gamekit import write_game
 
 from rulesmith.problems import BuildError
 from rulesmith.site import csp, gate
 from rulesmith.site.notfound import portable
 
-from conftest import build_site
-from gamekit import write_game
+if TYPE_CHECKING:
+    from pathlib import Path
 
 PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>T</title>
 <script>!function(root){{root.classList.replace("no-js","js"),root.classList.add("js-focus-visible"),root.setAttribute("data-js-focus-visible","")}}(document.documentElement)</script>

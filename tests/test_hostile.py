@@ -16,16 +16,19 @@ import textwrap
 import xml.etree.ElementTree as ET
 from collections import Counter
 from html.parser import HTMLParser
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from rulesmith.content import model
 from rulesmith.content.link import Index, load_icons
+from rulesmith.flowchart.chart import render_svg, to_dot
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
-from rulesmith.flowchart.chart import render_svg, to_dot
 from rulesmith.site.search import entries, read_index
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 GAME_YAML = """\
 game:

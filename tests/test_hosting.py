@@ -25,7 +25,6 @@ from pathlib import Path
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 import pytest
-
 from conftest import ROOT, served
 
 pytestmark = pytest.mark.site

@@ -1,11 +1,10 @@
 """Stage 3, link: references, index, backlinks."""
 
-from rulesmith.problems import ContentError
-from rulesmith.pipeline import check_content
-
 import pytest
-
 from gamekit import CONTENT_YAML, write_game
+
+from rulesmith.pipeline import check_content
+from rulesmith.problems import ContentError
 
 
 def test_index_and_backlinks(tmp_path):

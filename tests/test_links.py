@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import posixpath
 from html.parser import HTMLParser
-from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
+if TYPE_CHECKING:
+    from pathlib import Path
 
 LINK_ATTRIBUTES = {"href", "src"}
 
@@ -69,9 +71,8 @@ def broken_links(site: Path) -> tuple[list[str], int]:
             if not file.is_file():
                 broken.append(f"{where}: {target} does not exist")
                 continue
-            if parts.fragment and target.endswith(".html"):
-                if unquote(parts.fragment) not in pages[target].anchors:
-                    broken.append(f"{where}: no anchor #{parts.fragment} in {target}")
+            if parts.fragment and target.endswith(".html") and unquote(parts.fragment) not in pages[target].anchors:
+                broken.append(f"{where}: no anchor #{parts.fragment} in {target}")
     return broken, followed
 
 

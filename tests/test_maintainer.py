@@ -13,16 +13,14 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from rulesmith.text.placed import unplaced
-
 from reader_text import search_entries, search_holds
 
 from rulesmith import cli
+from rulesmith.aids import document
 from rulesmith.aids.kinds import geometry, kind
 from rulesmith.commands.build import build
 from rulesmith.pipeline import check_content
-from rulesmith.aids import document
+from rulesmith.text.placed import unplaced
 
 ROOT = Path(__file__).resolve().parent.parent
 FAQ = ["--source", "publisher-faq", "--description", "Publisher FAQ v2", "--url", "https://example.org/faq"]

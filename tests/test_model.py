@@ -1,9 +1,9 @@
 """Stage 2, model: pydantic validation with located, hinted problems."""
 
+from gamekit import CONTENT_YAML, write_game
+
 from rulesmith.content.game import load_games
 from rulesmith.problems import Problems
-
-from gamekit import CONTENT_YAML, write_game
 
 
 def problems_for(tmp_path, **kwargs):
@@ -38,7 +38,7 @@ def test_yes_and_no_are_text_as_in_yaml_1_2(tmp_path):
     text = CONTENT_YAML.replace('{when: "Yes", to: take}', "{when: Yes, to: take}").replace(
         '{when: "No", to: done}', "{when: No, to: done}")
     assert text != CONTENT_YAML
-    game, problems = problems_for(tmp_path, content=text)
+    _game, problems = problems_for(tmp_path, content=text)
     assert not problems, problems
 
 

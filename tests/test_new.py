@@ -7,16 +7,17 @@ from __future__ import annotations
 
 import functools
 import re
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-
-from rulesmith.format import reference as formatref
-from rulesmith.pipeline import check_content
-from rulesmith.checks.source_map import coverage
 from conftest import rulesmith_here
 
+from rulesmith.checks.source_map import coverage
+from rulesmith.format import reference as formatref
+from rulesmith.pipeline import check_content
 
+if TYPE_CHECKING:
+    from pathlib import Path
 
 # the command's own code, in this process (conftest.rulesmith_here); args name --content themselves
 rulesmith = functools.partial(rulesmith_here, content=None)

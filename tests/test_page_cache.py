@@ -5,6 +5,7 @@ the pages are those a render without the cache makes."""
 import shutil
 
 from conftest import FIXTURE_PDF_CONTENT
+
 from rulesmith.pipeline import check_content
 from rulesmith.site import pages as site
 

@@ -3,10 +3,10 @@
 import math
 
 import pytest
-from hypothesis import example, given, strategies as st
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from rulesmith.values import ranges
-
 
 
 @pytest.mark.parametrize("key, low, high", [

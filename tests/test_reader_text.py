@@ -11,9 +11,9 @@ import re
 from pathlib import Path
 
 import pytest
-
 import reader_text as rt
 from conftest import FIXTURE_SITE_CONTENT, ROOT
+
 from rulesmith.pipeline import check_content
 
 # --- each rule on a small text ----------------------------------------------------------------

@@ -13,15 +13,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from rulesmith.text.placed import unplaced
-
 from reader_text import search_entries, search_holds
 
 from rulesmith import cli
 from rulesmith.commands.build import build
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
+from rulesmith.text.placed import unplaced
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "errata"
@@ -286,8 +284,9 @@ def test_diff_reports_rulings_added_changed_and_superseded(capsys, content, tmp_
 
 @pytest.mark.pdf
 def test_aids_mark_and_list_rulings_and_say_how_current_they_are(capsys, content, tmp_path):
-    from rulesmith.aids.kinds import kind
     from test_errata import aid_html
+
+    from rulesmith.aids.kinds import kind
 
     cache = tmp_path / "cache"
     solo_before = aid_html(content, "beta", kind("solo-aid"), cache)
@@ -319,8 +318,8 @@ def test_aids_mark_and_list_rulings_and_say_how_current_they_are(capsys, content
 def test_page_one_carries_the_changelog_address_and_its_qr_code(content, tmp_path):
     import segno
 
-    from rulesmith.aids.kinds import geometry, kind
     from rulesmith.aids import document
+    from rulesmith.aids.kinds import geometry, kind
 
     [checked] = [c for c in check_content(content) if c.game.id == "alpha"]
     site = {"name": "Rules", "url": "https://example.org/rules/"}

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-
 from conftest import ROOT, served
+from playwright import sync_api as playwright  # noqa: F401 - a test dependency (pyproject.toml): never skipped
 
-from playwright import sync_api as playwright  # noqa: E402,F401 - a test dependency (pyproject.toml): never skipped
+if TYPE_CHECKING:
+    from pathlib import Path
+
 pytestmark = pytest.mark.browser
 
 FIRST_SEARCH_BUDGET = 150 * 1024  # bytes a phone moves for its first search (issue 29: "about 150 KB")
@@ -79,7 +81,7 @@ def search(page, query: str) -> list[dict]:
 
 @pytest.mark.parametrize("typed, card", [("nigria", "Nigeria"), ("presss", "Press")])
 def test_a_typo_finds_the_card_on_its_games_pages_labelled_and_light(shipped, browser, checked, typed, card):
-    site, base = shipped
+    _site, base = shipped
     game = checked["statecraft"].game
     entity = next(e for e in game.entities if e.name == card)
     context, page, errors = _page(browser, f"{base}/statecraft/index.html")
@@ -100,7 +102,7 @@ def test_a_typo_finds_the_card_on_its_games_pages_labelled_and_light(shipped, br
 
 
 def test_glossary_aliases_find_their_term(shipped, browser, checked):
-    site, base = shipped
+    _site, base = shipped
     context, page, errors = _page(browser, f"{base}/statecraft/index.html")
     misses = []
     for game_id, item in checked.items():
@@ -117,7 +119,7 @@ def test_glossary_aliases_find_their_term(shipped, browser, checked):
 
 
 def test_other_games_come_after_this_games_results_each_labelled(shipped, browser, checked):
-    site, base = shipped
+    _site, base = shipped
     context, page, errors = _page(browser, f"{base}/statecraft/index.html", 1280)
     before = search(page, "bot")
     assert before, "no result for 'bot' before asking for more"
@@ -143,7 +145,7 @@ def test_search_works_from_disk(shipped, browser):
 
 
 def test_an_installed_game_opens_a_page_a_search_result_and_a_pdf_offline(with_pdfs, browser):
-    site, base = with_pdfs
+    _site, base = with_pdfs
     context, page, errors = _page(browser, f"{base}/harbour/index.html")
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30000)
     note = page.locator(".rs-offline")

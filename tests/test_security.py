@@ -20,16 +20,15 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import build_site
+from test_hostile import live_markup_problems, parse
 
 from rulesmith.content import model
 from rulesmith.content.link import FORMAT_OF_TYPE
-from rulesmith.pipeline import check_content
 from rulesmith.content.load import read_file
+from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError, Problems
 from rulesmith.site.search import entries, read_index
-
-from conftest import build_site
-from test_hostile import live_markup_problems, parse
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "every-field"
 GAME = "demo"
@@ -224,7 +223,7 @@ def test_markup_is_refused_in_every_text_field(payload, tmp_path):
 
 @pytest.mark.parametrize("slot", [s for s in SLOTS if SLOTS[s][0] is model.MARKDOWN])
 def test_javascript_links_are_refused_in_every_markdown_field(slot, tmp_path):
-    fmt, file, path, as_list = SLOTS[slot]
+    _fmt, file, path, as_list = SLOTS[slot]
     data = read_fixture()
     inject(data, file, path, f"See {JAVASCRIPT_LINK}.", as_list)
     content = write(data, tmp_path / "content")

@@ -12,14 +12,13 @@ import shutil
 import subprocess
 
 import pytest
+from conftest import FIXTURE_SITE_CONTENT, rulesmith_here, served
+from gamekit import GAME_YAML, write_game
 
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
 from rulesmith.project import ASSETS, HOME, NOT_FOUND, SEARCH, SITE_NAMES, SITE_SEARCH
 from rulesmith.site.webapp import write_webapp
-
-from conftest import FIXTURE_SITE_CONTENT, rulesmith_here, served
-from gamekit import GAME_YAML, write_game
 
 # A data version made of the worker's own placeholders and a string literal's delimiters.
 HOSTILE_VERSION = "__FILES__ \" ' \\ __GAME__ __VERSION__ \u2028"
@@ -132,8 +131,8 @@ VALUE = "correct the value, or remove the setting"
 
 
 def config_problems(tmp_path, text: str, trusted: bool = False) -> list[tuple]:
-    from rulesmith.site.mkdocs_config import settings
     from rulesmith.project import find_project
+    from rulesmith.site.mkdocs_config import settings
 
     write_game(tmp_path)
     (tmp_path / "mkdocs.yml").write_text(text, encoding="utf-8")
@@ -413,6 +412,7 @@ def test_a_new_rulesmith_writes_its_policy_into_an_unchanged_site(tmp_path, monk
     as before, but what finish_site writes into them (here a changed policy) is written again
     rather than the build skipping a site it believes current."""
     from conftest import build_site
+
     from rulesmith import fingerprint
     from rulesmith.site import csp
 
@@ -426,8 +426,8 @@ def test_a_new_rulesmith_writes_its_policy_into_an_unchanged_site(tmp_path, monk
 
 
 def test_one_palette_is_checked_and_escaped_as_a_list_of_one(tmp_path):
-    from rulesmith.site.mkdocs_config import escaped, settings
     from rulesmith.project import find_project
+    from rulesmith.site.mkdocs_config import escaped, settings
 
     one = "theme:\n  palette: {scheme: slate, toggle: {icon: material/weather-night, name: 'Dark <b>'}}\n"
     assert config_problems(tmp_path, one) == []

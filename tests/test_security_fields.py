@@ -34,17 +34,16 @@ from pathlib import Path
 
 import pypdf
 import pytest
-
-from rulesmith.values import fieldtypes
-from rulesmith.content import model
-from rulesmith.pipeline import check_content
-from rulesmith.content.load import read_file
-from rulesmith.problems import ContentError, Problems
-from rulesmith.site.search import entries, read_index
-
 from conftest import rulesmith_here
 from test_hostile import live_markup_problems, parse
 from test_security import GAME, instances, model_classes, played_in_chromium, read_fixture, write
+
+from rulesmith.content import model
+from rulesmith.content.load import read_file
+from rulesmith.pipeline import check_content
+from rulesmith.problems import ContentError, Problems
+from rulesmith.site.search import entries, read_index
+from rulesmith.values import fieldtypes
 
 # Each payload carries a marker of its own (alert(1NN), or the base64 of one), by which its line
 # and its arrival in the outputs are found.
@@ -296,7 +295,7 @@ def refusals(payload: str, group: list[Slot], folder: Path) -> tuple[dict[str, s
         if not refused:  # what is left is refused, but nowhere near where it stands
             result.update({slot.name: "unlocated" for slot in remaining})
             return result, unlocated + [str(p) for p in problems]
-        result.update({name: "refused" for name in refused})
+        result.update(dict.fromkeys(refused, "refused"))
         remaining = [slot for slot in remaining if slot.name not in refused]
     raise AssertionError("unreachable: each round refuses at least one slot")
 

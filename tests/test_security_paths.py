@@ -15,19 +15,21 @@ from __future__ import annotations
 import os
 import stat
 import textwrap
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-
-from rulesmith.content import model
-from rulesmith.text import html as text_safety, markdown_config
-from rulesmith.site.mkdocs_config import settings
-from rulesmith.pipeline import check_content
-from rulesmith.problems import ContentError, Problem, printable
-
 from conftest import rulesmith_here, run_rulesmith
 from gamekit import CONTENT_YAML, GAME_YAML, write_game
 
+from rulesmith.content import model
+from rulesmith.pipeline import check_content
+from rulesmith.problems import ContentError, Problem, printable
+from rulesmith.site.mkdocs_config import settings
+from rulesmith.text import html as text_safety
+from rulesmith.text import markdown_config
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 IMG = "<img src=x onerror=alert(document.domain)>"
 

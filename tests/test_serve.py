@@ -21,10 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURE_SITE_CONTENT, ROOT, RULESMITH
 
 from rulesmith.site.search import entries, read_index
-
-from conftest import FIXTURE_SITE_CONTENT, RULESMITH, ROOT
 
 TIMEOUT = 60
 CARDS = "demo/kinds/card.html"  # no directory URLs (mkdocs.yml), so that the site works from disk

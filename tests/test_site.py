@@ -155,10 +155,10 @@ def test_a_field_the_source_lacks_is_marked_in_its_kind_table_not_shown_as_none(
                 cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row or "", re.S)]
                 for column, spec in enumerate(shown, start=1):
                     raw = entity.fields.get(spec.id)
-                    if isinstance(raw, dict) and raw.get("status") == "missing":
-                        if column >= len(cells) or "not in source" not in cells[column]:
-                            wrong.append(f"{item.game.id}:{entity.kind}:{entity.id} {spec.id} = "
-                                         f"{cells[column] if column < len(cells) else 'no cell'!r}")
+                    if isinstance(raw, dict) and raw.get("status") == "missing" and (
+                            column >= len(cells) or "not in source" not in cells[column]):
+                        wrong.append(f"{item.game.id}:{entity.kind}:{entity.id} {spec.id} = "
+                                     f"{cells[column] if column < len(cells) else 'no cell'!r}")
     assert wrong == []
 
 
@@ -207,10 +207,10 @@ def test_failure_while_building_keeps_the_old_site(built, tmp_path, monkeypatch)
 
 
 def test_mkdocs_warning_fails_the_build_with_its_reason(tmp_path):
-    from rulesmith.site.engines import mkdocs_build
-    from rulesmith.site.mkdocs_config import write_config
     from rulesmith.problems import BuildError
     from rulesmith.project import Project
+    from rulesmith.site.engines import mkdocs_build
+    from rulesmith.site.mkdocs_config import write_config
 
     docs = tmp_path / "docs"
     docs.mkdir()

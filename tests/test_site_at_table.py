@@ -8,17 +8,20 @@ runs them as a tier.
 from __future__ import annotations
 
 import collections
+import contextlib
 import json
 import shutil
 import subprocess
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-
 from conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, served
+from playwright import sync_api as playwright
 
-from playwright import sync_api as playwright  # noqa: E402 - a test dependency (pyproject.toml): never skipped
+if TYPE_CHECKING:
+    from pathlib import Path
+
 pytestmark = pytest.mark.browser
 
 AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"  # axe-core 4.10.3 from npm, MPL-2.0 (LICENSE beside it)
@@ -319,10 +322,8 @@ def first_load_bytes(browser, url: str) -> int:
     sizes: dict[str, int] = {}
 
     def record(response):
-        try:
+        with contextlib.suppress(Exception):  # redirects and aborted requests have no body
             sizes[response.url] = len(response.body())
-        except Exception:  # redirects and aborted requests have no body
-            pass
 
     page.on("response", record)
     page.goto(url)

@@ -10,16 +10,13 @@ import os
 from pathlib import Path
 
 import pytest
+from conftest import GAMES, rulesmith_here
+from gamekit import write_game
 
-from conftest import GAMES
-
+from rulesmith.checks.source_map import coverage, seeds_dir
 from rulesmith.content.load import display_path
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
-from rulesmith.checks.source_map import coverage, seeds_dir
-
-from conftest import rulesmith_here
-from gamekit import write_game
 
 ROOT = Path(__file__).resolve().parent.parent
 

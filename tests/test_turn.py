@@ -3,10 +3,9 @@ the page carries, every table answer the page is given is the table's own cell."
 
 from __future__ import annotations
 
-
 import pytest
-
 from conftest import GAMES
+
 from rulesmith.content import turn
 from rulesmith.site.botturn import companion_data, reached_procedures
 

@@ -3,10 +3,8 @@ and table rules that hold over the other cells, never a traceback (issue 23)."""
 
 from __future__ import annotations
 
-
 from conftest import rulesmith_here
 from gamekit import CONTENT_YAML, GAME_YAML, write_game
-
 
 TABLE = ("rows: [[1, 2], [2, 4], [3, 6]]\n    rules: [{rule: non-decreasing, column: influence}, {rule: unique, column: stage}]")
 

@@ -7,14 +7,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+from gamekit import CONTENT_YAML, write_game
 
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
 from rulesmith.text.html import convert
 from rulesmith.text.references import Output, plain_text
 from rulesmith.values.references import lookup
-
-from gamekit import CONTENT_YAML, write_game
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -12,15 +12,13 @@ from collections import deque
 from pathlib import Path
 
 import pytest
-
 from conftest import press_the_pages_back, served
+from playwright import sync_api as playwright  # noqa: F401 - a test dependency (pyproject.toml): never skipped
+from playwright.sync_api import expect
 
 from rulesmith.pipeline import check_content
 from rulesmith.site import layout
 from rulesmith.text.references import plain_text
-
-from playwright import sync_api as playwright  # noqa: E402,F401 - a test dependency (pyproject.toml): never skipped
-from playwright.sync_api import expect  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECKED = {c.game.id: c for c in check_content(ROOT / "content")}

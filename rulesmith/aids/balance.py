@@ -16,6 +16,7 @@ block's pieces and copies their text unchanged.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -39,10 +40,10 @@ class Node:
     start: int  # offsets of its start tag and of the end of its end tag in the HTML
     start_end: int
     end: int = -1
-    children: list["Node"] = field(default_factory=list)
+    children: list[Node] = field(default_factory=list)
     opened: bool = False
 
-    def leaves(self) -> list["Node"]:
+    def leaves(self) -> list[Node]:
         if not self.opened:
             return [self]
         return [leaf for child in self.children for leaf in child.leaves()]
@@ -72,7 +73,7 @@ class _Scanner(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         start = self.position()
-        node = Node(tag, start, start + len(self.get_starttag_text()))
+        node = Node(tag, start, start + len(self.get_starttag_text() or ""))
         attributes = dict(attrs)
         parent = self.stack[-1][0] if self.stack else None
         inside = bool(self.stack and self.stack[-1][1])
@@ -225,7 +226,7 @@ def _bands(sizes: list[float], keep: list[bool], limit: float | None,
         # nearest to the k-th target; a cut inside a list counts as a third of a band further away
         cuts.append(min(allowed, key=lambda i: abs(tops[i] - k * target) + (target / 3 if nested[i] and nested[i - 1] else 0)))
     bounds = [0, *cuts, len(sizes)]
-    return [list(range(a, b)) for a, b in zip(bounds, bounds[1:], strict=False) if b > a]
+    return [list(range(a, b)) for a, b in itertools.pairwise(bounds) if b > a]
 
 
 def _split(sizes: list[float], keep: list[bool], columns: int) -> list[list[int]]:

@@ -12,13 +12,17 @@ from __future__ import annotations
 import base64
 import math
 from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rulesmith.content import model
 from rulesmith.aids.kinds import PT_PER_MM, Geometry, Paper
-from rulesmith.content.link import Index
 from rulesmith.flowchart.chart import procedure_svg, size_pt
 from rulesmith.text.references import plain_text
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from rulesmith.content import model
+    from rulesmith.content.link import Index
 
 CAPTION_MM = 2
 SAFETY = 0.93  # the heights are estimates: keep a margin so a page never runs over

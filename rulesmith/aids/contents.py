@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rulesmith.content import affects, model
-from rulesmith.aids.kinds import AidKind
-from rulesmith.content.game import Game
-from rulesmith.content.link import Index
 from rulesmith.site.pages import gaps_of
+
+if TYPE_CHECKING:
+    from rulesmith.aids.kinds import AidKind
+    from rulesmith.content.game import Game
+    from rulesmith.content.link import Index
 
 PARTS = ("sequence", "setup", "body")
 

@@ -7,20 +7,23 @@ from __future__ import annotations
 import html
 import math
 import re
+from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
-from rulesmith.content import affects, model
-from rulesmith.values import outcomes
-from rulesmith.content.game import Game
-from rulesmith.content.items import all_items
-from rulesmith.content.link import Index
-from rulesmith.site import layout
-from rulesmith.values.fieldtypes import Value, field_type
-from rulesmith.text.references import Output, icon_html
-from rulesmith.aids.pagerefs import page_mention
-from rulesmith.site.pages import PageContext
 from rulesmith.aids.charts import _lines
+from rulesmith.aids.pagerefs import page_mention
+from rulesmith.content import affects, model
+from rulesmith.content.items import all_items
+from rulesmith.site import layout
+from rulesmith.site.pages import PageContext
+from rulesmith.text.references import Output, icon_html
+from rulesmith.values import outcomes
+from rulesmith.values.fieldtypes import Value, field_type
+
+if TYPE_CHECKING:
+    from rulesmith.content.game import Game
+    from rulesmith.content.link import Index
 
 # One mark per status, explained once in each aid's legend (words carry it, not colour).
 LONG_TABLE_LINES = 16  # a table of more lines than this may break between its rows

@@ -4,19 +4,23 @@ kind, shared macros and print CSS, the geometry from templates/pdf/aids.yaml).""
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import jinja2
 from markupsafe import Markup
 
+from rulesmith.aids import charts, contents, stamp
+from rulesmith.aids.context import AidContext, titled
 from rulesmith.aids.kinds import AidKind, Paper, geometry
-from rulesmith.pipeline import Checked
+from rulesmith.aids.pagerefs import page_mention, pageref
 from rulesmith.project import templates
 from rulesmith.site import layout
 from rulesmith.text.references import plain_text
-from rulesmith.aids import charts, contents, stamp
-from rulesmith.aids.context import AidContext, titled
-from rulesmith.aids.pagerefs import page_mention, pageref
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from rulesmith.pipeline import Checked
 
 TEMPLATES = templates()
 
@@ -95,14 +99,14 @@ def render_html(checked: Checked, kind: AidKind, paper: Paper, chart_cache: Path
     ctx = AidContext(game, index, shown, site["url"], contents.condensed_cover(game, index, kind))
     latest = stamp.latest_erratum_in(checked, kind)
     plan = contents.planned(game, index, kind.key)
-    variables = dict(
-        game=game, index=index, c=ctx, aid=kind, paper=paper, geometry=geometry(),
-        latest=latest, latest_text=stamp.latest_erratum_text(latest),
-        current_to=stamp.current_to(checked, kind), rulings=stamp.rulings_in(checked, kind),
-        changelog=changelog_qr(checked, site["url"]),
-        date=latest.date.isoformat() if latest else None, plan=plan,
-        site=site, gaps=contents.gaps_in(game, index, shown),
-        procedures=[], bot_tables=[], procedure_keys=[])
+    variables = {
+        "game": game, "index": index, "c": ctx, "aid": kind, "paper": paper, "geometry": geometry(),
+        "latest": latest, "latest_text": stamp.latest_erratum_text(latest),
+        "current_to": stamp.current_to(checked, kind), "rulings": stamp.rulings_in(checked, kind),
+        "changelog": changelog_qr(checked, site["url"]),
+        "date": latest.date.isoformat() if latest else None, "plan": plan,
+        "site": site, "gaps": contents.gaps_in(game, index, shown),
+        "procedures": [], "bot_tables": [], "procedure_keys": []}
     if kind.key == "solo-aid":
         variables["procedures"] = _solo_pages(checked, ctx, paper, chart_cache)
         variables["procedure_keys"] = sorted({g["key"] for page in variables["procedures"] for g in page["gaps"]})

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import yaml
 
-from rulesmith.content.game import Game
-from rulesmith.project import DOWNLOADS, templates
 from rulesmith.problems import BuildError
+from rulesmith.project import DOWNLOADS, templates
+
+if TYPE_CHECKING:
+    from rulesmith.content.game import Game
 
 AIDS_FILE = templates() / "pdf" / "aids.yaml"
 PT_PER_MM = 72 / 25.4

@@ -24,23 +24,25 @@ import re
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 import weasyprint
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
 from rulesmith import fingerprint
-from rulesmith.files import write_atomic
-from rulesmith.content.link import texts
-from rulesmith.project import templates
-from rulesmith.pipeline import Checked
-from rulesmith.problems import ContentError, Problem
+from rulesmith.aids import balance, document, pagerefs, stamp
 from rulesmith.aids.kinds import aid_kinds, aid_path, geometry
-from rulesmith.project import project_of_content
-from rulesmith.aids import balance
-from rulesmith.aids import document, pagerefs, stamp
 from rulesmith.aids.weasy import anchor_pages, fill_page_numbers, layout_problems, measured_positions
+from rulesmith.content.link import texts
+from rulesmith.files import write_atomic
+from rulesmith.problems import ContentError, Problem
+from rulesmith.project import project_of_content, templates
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from rulesmith.pipeline import Checked
 
 TEMPLATES = templates()
 WORKERS = 2

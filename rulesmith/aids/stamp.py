@@ -3,13 +3,17 @@ latest of them, and an erratum elsewhere leaves the aid byte for byte as it was.
 
 from __future__ import annotations
 
-from rulesmith.content import model
-from rulesmith.values import references as values
-from rulesmith.content.link import REFERENCE
-from rulesmith.aids.kinds import AidKind
-from rulesmith.content.game import latest_erratum
-from rulesmith.pipeline import Checked
+from typing import TYPE_CHECKING
+
 from rulesmith.aids import contents
+from rulesmith.content.game import latest_erratum
+from rulesmith.content.link import REFERENCE
+from rulesmith.values import references as values
+
+if TYPE_CHECKING:
+    from rulesmith.aids.kinds import AidKind
+    from rulesmith.content import model
+    from rulesmith.pipeline import Checked
 
 
 def errata_in(checked: Checked, kind: AidKind) -> list[model.Erratum]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import weasyprint
 
-from rulesmith.aids.kinds import geometry
 from rulesmith.aids import pagerefs
+from rulesmith.aids.kinds import geometry
 
 PINNED = "70.0"  # pyproject.toml pins the same version
 

@@ -25,6 +25,7 @@ A game is checked on its own; the one thing two games share, their ids, is compa
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import hashlib
 import json
@@ -119,7 +120,5 @@ class CheckCache:
         extra = {path: digest for answer in games.values() for path, digest in answer["extra"].items()}
         entry = {"format": FORMAT, "key": self.key, "written": datetime.datetime.now().isoformat(timespec="seconds"),
                  "extra": extra, "result": result, "games": answers}
-        try:
+        with contextlib.suppress(OSError):  # a read-only project still checks; it just never answers from the cache
             write_atomic(self.path, (json.dumps(entry, ensure_ascii=False, indent=1) + "\n").encode("utf-8"))
-        except OSError:
-            pass  # a read-only project still checks; it just never answers from the cache

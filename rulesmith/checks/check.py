@@ -6,24 +6,29 @@ Each rule reports every offending place at once, with file:line:column and a hin
 from __future__ import annotations
 
 import datetime
+import itertools
 import logging
 import re
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from rulesmith.content import affects, model, turn
 from rulesmith.aids import kinds as aidkinds
-from rulesmith.values import fieldtypes, outcomes, ranges
 from rulesmith.checks import tablerules
-from rulesmith.text import html as text_html
-from rulesmith.values.fieldtypes import field_type
 from rulesmith.checks.condensed import condition_problems, unfaithful_numbers
+from rulesmith.checks.source_map import check_source_map
+from rulesmith.content import affects, model, turn
 from rulesmith.content.items import all_items
-from rulesmith.values.expressions import plain
-from rulesmith.content.game import Game
 from rulesmith.content.link import Index, texts
 from rulesmith.problems import Problems, nearest
-from rulesmith.checks.source_map import check_source_map
+from rulesmith.text import html as text_html
+from rulesmith.values import fieldtypes, outcomes, ranges
+from rulesmith.values.expressions import plain
+from rulesmith.values.fieldtypes import field_type
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from rulesmith.content.game import Game
 
 log = logging.getLogger(__name__)
 STATUSES = fieldtypes.STATUSES
@@ -279,7 +284,7 @@ def check_procedures(game: Game, problems: Problems) -> None:
                 if len(node.branches) < 2:
                     problems.add(node.where(), f"decision '{node.id}' has {len(node.branches)} branch(es)",
                                  "a decision needs at least two branches (e.g. Yes and No)")
-                if len(set(label for label in labels if label)) != len([label for label in labels if label]):
+                if len({label for label in labels if label}) != len([label for label in labels if label]):
                     problems.add(node.where("branches"), f"decision '{node.id}' has two branches with the same label",
                                  "give every branch its own `when`")
                 if ("yes" in labels) != ("no" in labels):
@@ -466,7 +471,7 @@ def check_errata(game: Game, index: Index, problems: Problems, today: datetime.d
         chains.setdefault((erratum.target, erratum.field), []).append((erratum, value))
     for records in chains.values():
         records.sort(key=lambda pair: pair[0].date)  # stable: same date keeps file order
-        for (earlier, _), (later, _) in zip(records, records[1:], strict=False):
+        for (earlier, _), (later, _) in itertools.pairwise(records):
             if not same_value(earlier.new, later.old):
                 problems.add(later.where("old"),
                              f"erratum '{later.id}' says {later.field} was {later.old!r}, but the earlier "
@@ -525,7 +530,7 @@ def check_rulings(game: Game, index: Index, problems: Problems, today: datetime.
         while current is not None and current.id not in seen:
             seen.append(current.id)
             current = rulings.get(current.superseded_by or "")
-        if current is not None and current.id != ruling.id or current is None or set(seen) & reported:
+        if (current is not None and current.id != ruling.id) or current is None or set(seen) & reported:
             continue
         if len(seen) > 1:
             reported |= set(seen)

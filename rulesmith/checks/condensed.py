@@ -22,11 +22,11 @@ from functools import lru_cache
 import yaml
 
 from rulesmith.content import model
-from rulesmith.values import references as values
-from rulesmith.values.fieldtypes import plain as plain_value
 from rulesmith.content.link import REFERENCE, Index
 from rulesmith.problems import nearest
 from rulesmith.project import templates
+from rulesmith.values import references as values
+from rulesmith.values.fieldtypes import plain as plain_value
 
 NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w])")
 

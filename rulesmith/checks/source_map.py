@@ -11,12 +11,15 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rulesmith.content import model
-from rulesmith.values import ranges
-from rulesmith.content.game import Game
-from rulesmith.content.link import Index
 from rulesmith.problems import Problems, nearest
+from rulesmith.values import ranges
+
+if TYPE_CHECKING:
+    from rulesmith.content import model
+    from rulesmith.content.game import Game
+    from rulesmith.content.link import Index
 
 
 def project_root(game: Game) -> Path:

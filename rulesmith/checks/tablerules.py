@@ -10,13 +10,16 @@ new rule is one class added to `RULES`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import itertools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from rulesmith.problems import nearest
 from rulesmith.values import ranges
 from rulesmith.values.fieldtypes import field_type, plain
-from rulesmith.problems import nearest
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 # The parameters a rule entry may carry besides `rule`, `column` and `except` (model.TableRule).
 PARAMETERS = ("min", "max", "equals", "table", "other_column", "kind_column")
@@ -128,7 +131,7 @@ class Ordered(TableRule):
 
     def holds(self, inp):
         values = [v for _, _, v in inp.known]  # of one column type, so comparable
-        bad = [inp.known[i + 1] for i, (a, b) in enumerate(zip(values, values[1:], strict=False)) if not self.compare(a, b)]
+        bad = [inp.known[i + 1] for i, (a, b) in enumerate(itertools.pairwise(values)) if not self.compare(a, b)]
         if bad:
             yield self.broken(inp, f"'{inp.rule.column}' is not {self.name} at row(s) {_keys([k for _, k, _ in bad])}",
                               bad[0][0])
@@ -186,7 +189,7 @@ class InRange(TableRule):
 
     def holds(self, inp):
         low, high = inp.rule.min, inp.rule.max
-        bad = [(r, k) for r, k, v in inp.known if low is not None and v < low or high is not None and v > high]
+        bad = [(r, k) for r, k, v in inp.known if (low is not None and v < low) or (high is not None and v > high)]
         if bad:
             yield self.broken(inp, f"'{inp.rule.column}' out of range at row(s) {_keys([k for _, k in bad])}", bad[0][0])
 

@@ -18,21 +18,20 @@ import time
 from pathlib import Path
 
 from rulesmith import fingerprint
-from rulesmith.pipeline import Checked, check_content
 from rulesmith.files import exchange, make_readable, write_atomic, write_if_changed
-from rulesmith.site.engines import DEFAULT_ENGINE, ENGINES, INCREMENTAL
-from rulesmith.site.mkdocs_config import settings, write_config
+from rulesmith.flowchart.chart import procedure_svg, standalone_svg
+from rulesmith.format.schema import write_schema
+from rulesmith.pipeline import Checked, check_content
 from rulesmith.problems import UsageError
 from rulesmith.project import ASSETS, project_of_content, templates
-from rulesmith.site import layout
-from rulesmith.flowchart.chart import procedure_svg, standalone_svg
+from rulesmith.site import gate, layout
 from rulesmith.site.csp import write_policies
+from rulesmith.site.engines import DEFAULT_ENGINE, ENGINES, INCREMENTAL
 from rulesmith.site.fonts import font_face_css, web_fonts
+from rulesmith.site.mkdocs_config import settings, write_config
 from rulesmith.site.notfound import write_404
-from rulesmith.site.search import write_search
 from rulesmith.site.pages import render_site
-from rulesmith.format.schema import write_schema
-from rulesmith.site import gate
+from rulesmith.site.search import write_search
 from rulesmith.site.webapp import write_webapp
 
 TEMPLATES = templates()
@@ -53,7 +52,8 @@ class Progress:
 
     def count(self, done: int, total: int, what: str) -> None:
         if self.live:
-            print(f"\r\033[K  {self.current}… {done}/{total} {what}", end="", file=sys.stderr, flush=True)
+            # the live progress line rewrites itself with the terminal's own codes: not through say()
+            print(f"\r\033[K  {self.current}… {done}/{total} {what}", end="", file=sys.stderr, flush=True)  # noqa: T201
 
     @contextlib.contextmanager
     def step(self, name: str):
@@ -63,7 +63,7 @@ class Progress:
             yield
         except BaseException:
             if self.live:
-                print("\r\033[K", end="", file=sys.stderr)
+                print("\r\033[K", end="", file=sys.stderr)  # noqa: T201 (clears the progress line)  # noqa: T201 (clears the progress line)
             if not self.quiet:
                 log.info("  %s… failed", name)
             raise
@@ -71,7 +71,7 @@ class Progress:
         self.timings[name] = elapsed
         self.cpu[name] = _cpu_seconds() - cpu
         if self.live:
-            print("\r\033[K", end="", file=sys.stderr)
+            print("\r\033[K", end="", file=sys.stderr)  # noqa: T201 (clears the progress line)
         if not self.quiet:
             log.info("  %s… %.2f s", name, elapsed)
 
@@ -208,7 +208,7 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
     if not current:
         _remember_site(work, site, inputs)
     if not quiet:
-        log.info("  %s", "the site is unchanged: %s was not run" % engine if current else
+        log.info("  %s", f"the site is unchanged: {engine} was not run" if current else
                  "changed pages only (the navigation, configuration, templates and files are as before)"
                  if incremental else "every page")
     if not quiet:

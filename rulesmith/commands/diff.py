@@ -18,15 +18,18 @@ import tarfile
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rulesmith.values import fieldtypes
-from rulesmith.content import model
-from rulesmith.values.expressions import plain
 from rulesmith.content.game import Game, load_games
 from rulesmith.content.items import ITEM_TYPES, all_items, name_of
 from rulesmith.pipeline import check_content
 from rulesmith.problems import RESULTS, ContentError, Problems, RulesmithError, printable
 from rulesmith.text.escape import markdown_inline as escape_inline
+from rulesmith.values import fieldtypes
+from rulesmith.values.expressions import plain
+
+if TYPE_CHECKING:
+    from rulesmith.content import model
 
 log = logging.getLogger(__name__)
 

@@ -14,24 +14,26 @@ from __future__ import annotations
 import argparse
 import datetime
 import difflib
-import sys
 import re
+import sys
 import typing
-from collections.abc import Callable
-from dataclasses import dataclass, field as dc_field
+from dataclasses import dataclass
+from dataclasses import field as dc_field
 from pathlib import Path
 
-
-from rulesmith.values import fieldtypes, outcomes
-from rulesmith.content import model
-from rulesmith.files import Staged
 from rulesmith.checks.check import ERRATUM_FIELDS, Slot, check_game, erratum_slot, same_value
+from rulesmith.content import model
 from rulesmith.content.game import Game, load_game
 from rulesmith.content.link import Index, build_index, resolve
 from rulesmith.content.load import SourceFile, display_path
 from rulesmith.content.yamledit import EditError, append_record, flow_scalar, replace_scalar  # noqa: F401 (flow_scalar: tests)
+from rulesmith.files import Staged
 from rulesmith.problems import RESULTS, Problem, Problems, RulesmithError, nearest, say, system_error
 from rulesmith.project import game_folders
+from rulesmith.values import fieldtypes, outcomes
+
+if typing.TYPE_CHECKING:
+    from collections.abc import Callable
 
 SOURCE_KINDS = typing.get_args(model.ErratumSource.model_fields["kind"].annotation)
 LIST_TYPES = ("ref-list", "text-list", "string-list", "integer-list")

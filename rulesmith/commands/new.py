@@ -10,6 +10,7 @@ beside the game's and moved into place at once.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import shutil
@@ -103,10 +104,8 @@ def new_game(project: Project, game_id: str, name: str | None = None) -> list[st
 def _write_schema(project: Project) -> None:
     """The editor schema the new files' `$schema` lines point to (of what loads; never fatal)."""
     from rulesmith.content.game import load_games
-    from rulesmith.problems import Problems
     from rulesmith.format.schema import write_schema
+    from rulesmith.problems import Problems
 
-    try:
+    with contextlib.suppress(OSError):  # `rulesmith build` and `rulesmith schema` write it too
         write_schema(project.shared_schema, load_games(project.content, Problems()))
-    except OSError:
-        pass  # `rulesmith build` and `rulesmith schema` write it too

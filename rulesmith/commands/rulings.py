@@ -16,12 +16,21 @@ import typing
 from dataclasses import dataclass
 from pathlib import Path
 
+from rulesmith.commands.errata import (
+    ErrataError,
+    RefusingParser,
+    _resolve_target,
+    add_source_arguments,
+    check_one_game,
+    game_folder,
+    parse_date,
+    write_checked,
+)
 from rulesmith.content import model
-from rulesmith.commands.errata import ErrataError, RefusingParser, _resolve_target, add_source_arguments, check_one_game, game_folder, parse_date, write_checked
 from rulesmith.content.load import display_path
 from rulesmith.content.model import RulingSource
-from rulesmith.problems import RESULTS, nearest
 from rulesmith.content.yamledit import append_record, set_key
+from rulesmith.problems import RESULTS, nearest
 
 SOURCE_KINDS = typing.get_args(RulingSource.model_fields["kind"].annotation)
 

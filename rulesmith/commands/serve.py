@@ -29,6 +29,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from watchdog.events import FileCreatedEvent, FileDeletedEvent, FileModifiedEvent, FileMovedEvent
+
 if typing.TYPE_CHECKING:  # watchdog picks the native observer class at run time (inotify on Linux);
     # they all have the polling observer's interface, which is what the type checker reads
     from watchdog.observers.polling import PollingObserver as Observer
@@ -36,11 +37,11 @@ else:
     from watchdog.observers import Observer
 
 from rulesmith.commands.build import finish_site, flowcharts, render_docs
+from rulesmith.problems import BuildError, ContentError, UsageError
+from rulesmith.project import project_of_content, templates
 from rulesmith.site import csp, gate
 from rulesmith.site.engines import DirtyNotice
 from rulesmith.site.mkdocs_config import write_config
-from rulesmith.problems import BuildError, ContentError, UsageError
-from rulesmith.project import project_of_content, templates
 
 HOOKS = Path(__file__).with_name("mkdocs_hook.py")
 DEBOUNCE_S = 0.05  # a save can be several file events; MkDocs waits this long for the last one

@@ -18,12 +18,15 @@ that value is printed, and where prose shows it with [[value:…]] (text/referen
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rulesmith.content import model
+from rulesmith.problems import Problems, nearest
 from rulesmith.values import references as values
 from rulesmith.values.expressions import plain
-from rulesmith.content.link import Index
-from rulesmith.problems import Problems, nearest
+
+if TYPE_CHECKING:
+    from rulesmith.content.link import Index
 
 
 @dataclass(frozen=True)

@@ -8,17 +8,20 @@ import re
 import stat
 import typing
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pydantic
-from pydantic_core import ErrorDetails
 
 from rulesmith.content import model
-from rulesmith.format.reference import see, topic_of_key
 from rulesmith.content.items import ITEM_TYPES
-from rulesmith.content.load import UNREADABLE, SourceFile, display_path, content_files, read_file
+from rulesmith.content.load import UNREADABLE, SourceFile, content_files, display_path, read_file
+from rulesmith.format.reference import see, topic_of_key
 from rulesmith.problems import Problems, nearest
 from rulesmith.project import game_folders, site_name_hint, site_name_problem
+
+if typing.TYPE_CHECKING:
+    from pathlib import Path
+
+    from pydantic_core import ErrorDetails
 
 
 @dataclass
@@ -52,11 +55,7 @@ class Game:
         ident = key.rpartition(":")[2]
         found = []
         for name, text in self.unread_text.items():
-            if text is None:  # not even its text could be read: it may hold anything
-                found.append(name)
-            elif ident and re.search(rf"\bid:\s*[\"']?{re.escape(ident)}[\"']?\s*(?:[,}}#]|$)", text, re.MULTILINE):
-                found.append(name)
-            elif collection and re.search(rf"^{re.escape(collection)}\s*:", text, re.MULTILINE):
+            if text is None or (ident and re.search(rf"\bid:\s*[\"']?{re.escape(ident)}[\"']?\s*(?:[,}}#]|$)", text, re.MULTILINE)) or (collection and re.search(rf"^{re.escape(collection)}\s*:", text, re.MULTILINE)):  # not even its text could be read: it may hold anything
                 found.append(name)
         return found
 

@@ -5,18 +5,21 @@ from __future__ import annotations
 import re
 import typing
 from collections import defaultdict
-from functools import lru_cache
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import yaml
 
-from rulesmith.values import fieldtypes, references as values
 from rulesmith.content import model
 from rulesmith.content.items import RESERVED_PREFIXES, all_items, name_of
-from rulesmith.content.game import Game
-from rulesmith.text.glyphs import glyph_exists
-from rulesmith.project import templates
 from rulesmith.problems import Problems, nearest
+from rulesmith.project import templates
+from rulesmith.text.glyphs import glyph_exists
+from rulesmith.values import fieldtypes
+from rulesmith.values import references as values
+
+if typing.TYPE_CHECKING:
+    from rulesmith.content.game import Game
 
 REFERENCE = re.compile(r"\[\[([^\[\]|]*)(?:\|([^\[\]]*))?\]\]")
 WELL_FORMED = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*:[a-z0-9]+(-[a-z0-9]+)*")
@@ -221,7 +224,7 @@ def resolve(game: Game, index: Index, problems: Problems) -> None:
                 if text.owner != owner and text.owner not in index.backlinks[owner]:
                     index.backlinks[owner].append(text.owner)
                 continue
-            if not WELL_FORMED.fullmatch(target) or label is not None and not label.strip():
+            if not WELL_FORMED.fullmatch(target) or (label is not None and not label.strip()):
                 cleaned = re.sub(r"\s+", "", target).lower()
                 problems.add(where, f"malformed reference {match.group(0)}",
                              f"did you mean [[{cleaned}]]?" if cleaned in index.targets and cleaned != target

@@ -269,7 +269,7 @@ class _EventReader:
         self.get_event, self.peek_event = loader.get_event, loader.peek_event
         self.loader, self.source, self.problems = loader, source, problems
         self.name = str(source.path)
-        self.first_anchor: yaml.Event | None = None
+        self.first_anchor: yaml.NodeEvent | None = None
         self.constructors = loader.yaml_constructors
 
     def document(self):

@@ -7,18 +7,19 @@ typed fields in data (`kinds:`); `check` validates entity fields against those d
 
 from __future__ import annotations
 
-import datetime
 import functools
 import html
 import re
 import typing
 from typing import Annotated, Any, Literal
 
-from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, StringConstraints,
-                      WithJsonSchema, model_validator)
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, StringConstraints, WithJsonSchema, model_validator
 
 from rulesmith.checks import tablerules
 from rulesmith.values.fieldtypes import ID_PATTERN, MAX_ID_LENGTH
+
+if typing.TYPE_CHECKING:
+    import datetime
 
 Id = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=MAX_ID_LENGTH)]
 FieldId = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=MAX_ID_LENGTH)]

@@ -13,11 +13,14 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rulesmith.content import model
-from rulesmith.values.expressions import plain
-from rulesmith.content.game import Game
 from rulesmith.problems import Problems, nearest
+from rulesmith.values.expressions import plain
+
+if TYPE_CHECKING:
+    from rulesmith.content.game import Game
 
 NEXT = "next"
 # A table read's answer for every combination of what it reads by (states, a roll) goes into the

@@ -5,12 +5,15 @@ and every other byte of the file stay as they were (`errata add`, `ruling add`).
 from __future__ import annotations
 
 import datetime
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 
 from rulesmith.content.load import read_file, read_scalar_text
 from rulesmith.problems import Problems, RulesmithError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 SCHEMA_LINE = "# yaml-language-server: $schema=../../schema/content.schema.json"
 WIDE = 10**9  # never fold long lines

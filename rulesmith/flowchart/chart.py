@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import itertools
 import json
 import os
 import re
@@ -17,17 +18,20 @@ import tempfile
 import textwrap
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape as xml_escape
 
 import jinja2
 
-from rulesmith.content import model
-from rulesmith.project import templates
-from rulesmith.content.link import Index
 from rulesmith.files import write_atomic
 from rulesmith.problems import BuildError, ContentError, Problem
+from rulesmith.project import templates
 from rulesmith.site.fonts import font_face_css
 from rulesmith.text.references import plain_text
+
+if TYPE_CHECKING:
+    from rulesmith.content import model
+    from rulesmith.content.link import Index
 
 TEMPLATES = templates()
 WRAP = 34
@@ -242,7 +246,7 @@ def _along(points: list[list[float]], curve: bool, steps: int = 24) -> list[tupl
     if not curve:
         ring = points + points[:1]
         return [(a[0] + (b[0] - a[0]) * k / steps, a[1] + (b[1] - a[1]) * k / steps)
-                for a, b in zip(ring, ring[1:], strict=False) for k in range(steps)]
+                for a, b in itertools.pairwise(ring) for k in range(steps)]
     out = []
     for i in range(0, len(points) - 3, 3):
         p0, p1, p2, p3 = points[i:i + 4]

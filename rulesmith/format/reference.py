@@ -19,10 +19,10 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
-from rulesmith.content import model
 from rulesmith.checks import tablerules
-from rulesmith.values.expressions import FUNCTIONS, LIMIT, MAX_EXPONENT
+from rulesmith.content import model
 from rulesmith.problems import UsageError, nearest
+from rulesmith.values.expressions import FUNCTIONS, LIMIT, MAX_EXPONENT
 
 TITLE = "The content format"
 

@@ -12,10 +12,10 @@ import copy
 import json
 from pathlib import Path
 
-from rulesmith.values import fieldtypes
 from rulesmith.checks import tablerules
-from rulesmith.files import write_if_changed
 from rulesmith.content.model import ContentFile
+from rulesmith.files import write_if_changed
+from rulesmith.values import fieldtypes
 
 ID_PATTERN = fieldtypes.ID_PATTERN
 STATUSES = list(fieldtypes.STATUSES)

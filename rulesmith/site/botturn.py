@@ -10,10 +10,13 @@ the same way as the numbered text; this is the graph, as JSON the script reads.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from rulesmith.content import model, turn
-from rulesmith.content.game import Game
 from rulesmith.flowchart.chart import numbering
+
+if TYPE_CHECKING:
+    from rulesmith.content.game import Game
 
 
 def reached_procedures(game: Game) -> list[model.Procedure]:

@@ -12,10 +12,13 @@ import logging
 import shutil
 import subprocess
 import sys
-from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING
 
 from rulesmith.problems import BuildError, UsageError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
 
 DEFAULT_ENGINE = "mkdocs"
 
@@ -25,7 +28,6 @@ def mkdocs_build(config_file: Path, site_dir: Path, dirty: bool = False) -> None
     the pages whose Markdown is newer than their HTML in `site_dir` (and changed static files)."""
     from mkdocs.commands.build import build as run_mkdocs
     from mkdocs.config import load_config
-
     from mkdocs.exceptions import MkDocsException
 
     logger = logging.getLogger("mkdocs")

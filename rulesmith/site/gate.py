@@ -30,13 +30,16 @@ import posixpath
 import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
-from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
-from rulesmith.files import write_atomic
 from rulesmith.content.link import texts
+from rulesmith.files import write_atomic
 from rulesmith.problems import BuildError
 from rulesmith.site import csp
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 log = logging.getLogger(__name__)
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import posixpath
+from typing import TYPE_CHECKING
 
-from rulesmith.content.game import Game
 from rulesmith.project import CHANGELOG, DOWNLOADS, FORMAT, HOME
+
+if TYPE_CHECKING:
+    from rulesmith.content.game import Game
 
 # The site's own pages, beside the games' folders (project.SITE_NAMES).
 HOME_PAGE, DOWNLOADS_PAGE, CHANGELOG_PAGE, FORMAT_PAGE = (f"{name}.md" for name in (HOME, DOWNLOADS, CHANGELOG, FORMAT))

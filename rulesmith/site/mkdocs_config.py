@@ -14,16 +14,19 @@ the theme prints `site_name`, `copyright` and the others as they are, as markup.
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import mergedeep
 import yaml
 
 from rulesmith.content import model
-from rulesmith.text import markdown_config
 from rulesmith.files import write_if_changed
 from rulesmith.problems import ContentError, Problems, UsageError
 from rulesmith.project import Project, templates
+from rulesmith.text import markdown_config
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 TRUST_HINT = "or pass --trust-config if you trust this file as you trust code"
 

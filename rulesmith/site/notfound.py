@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rulesmith.files import write_if_changed
 from rulesmith.project import NOT_FOUND
 from rulesmith.site.csp import head_start
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 BASE_SCRIPT = ('<script id="rs-base">document.write(\'<base href="\' + (location.protocol === "file:" ? '
                'location.href.replace(/[^/]*([?#].*)?$/, "") : {root}) + \'">\');</script>')

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from rulesmith.content import model
-from rulesmith.content.game import Game
-from rulesmith.content.link import Index
+if TYPE_CHECKING:
+    from rulesmith.content import model
+    from rulesmith.content.game import Game
+    from rulesmith.content.link import Index
 
 SETUP = re.compile(r"\bset[\s-]?up\b", re.I)
 MOST_USED = 4

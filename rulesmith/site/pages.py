@@ -8,41 +8,47 @@ someone writes `kinds/<kind>.md.j2`.
 from __future__ import annotations
 
 import contextlib
-import datetime
 import hashlib
 import json
 import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 from markupsafe import Markup
 
-from rulesmith.content import affects, model
 from rulesmith import fingerprint
-from rulesmith.values import outcomes, references as values
-from rulesmith.files import write_atomic
-from rulesmith.values.expressions import plain
-from rulesmith.values.fieldtypes import ListType, Value, field_type
-from rulesmith.content.game import Game
+from rulesmith.content import affects, model
 from rulesmith.content.items import ITEM_TYPES, key_of, tag_of
-from rulesmith.project import templates
-from rulesmith.format import reference as formatref
-from rulesmith.content.link import Index
-from rulesmith.pipeline import Checked
-from rulesmith.site import layout
+from rulesmith.files import write_atomic
 from rulesmith.flowchart.chart import inline_svg, numbering
-from rulesmith.text.glyphs import glyph_svg
-from rulesmith.text import html as text_html
-from rulesmith.text.escape import html_text, markdown_inline as escape_inline, markdown_value, url as escape_url
-from rulesmith.text.placed import placed
-from rulesmith.text.references import Output, plain_text
+from rulesmith.format import reference as formatref
+from rulesmith.project import templates
+from rulesmith.site import layout
+from rulesmith.site.botturn import companion_json, reached_procedures, state_choices, tables_read
 from rulesmith.site.overview import bot_turn, play
 from rulesmith.site.walker import walker_procedures, walker_steps
-from rulesmith.site.botturn import companion_json, reached_procedures, state_choices, tables_read
+from rulesmith.text import html as text_html
+from rulesmith.text.escape import html_text, markdown_value
+from rulesmith.text.escape import markdown_inline as escape_inline
+from rulesmith.text.escape import url as escape_url
+from rulesmith.text.glyphs import glyph_svg
+from rulesmith.text.placed import placed
+from rulesmith.text.references import Output, plain_text
+from rulesmith.values import outcomes
+from rulesmith.values import references as values
+from rulesmith.values.expressions import plain
+from rulesmith.values.fieldtypes import ListType, Value, field_type
+
+if TYPE_CHECKING:
+    import datetime
+    from pathlib import Path
+
+    from rulesmith.content.game import Game
+    from rulesmith.content.link import Index
+    from rulesmith.pipeline import Checked
 
 TEMPLATES = templates()
 

@@ -21,18 +21,20 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from html.parser import HTMLParser
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rulesmith.files import write_if_changed
 from rulesmith.project import FORMAT, NOT_FOUND, SEARCH, SITE_SEARCH
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 FOLDER = SEARCH
 SITE = SITE_SEARCH  # the index of the pages outside any game: home, downloads, changelog
 EXCERPT = 110  # characters shown under a result's title
 # Words too common to help find anything; search.js leaves them out of a query too (same list).
 STOP_WORDS = frozenset(
-    "a an and are as at be by for from if in is it its of on or that the their then this to was "
-    "were will with".split())
+    ["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "if", "in", "is", "it", "its", "of", "on", "or", "that", "the", "their", "then", "this", "to", "was", "were", "will", "with"])
 SKIPPED_CLASSES = ("headerlink", "rs-backlinks", "rs-source", "md-source-file")
 SKIPPED_TAGS = {"script", "style", "svg", "template", "button", "nav"}
 BLOCKS = {"p", "li", "td", "th", "tr", "div", "dd", "dt", "ul", "ol", "table", "blockquote", "details", "summary",
@@ -92,7 +94,7 @@ class _Article(HTMLParser):
         if not self.skip and (tag in SKIPPED_TAGS or any(c in SKIPPED_CLASSES for c in classes)):
             self.skip = self.depth
         if self.skip or self.heading:
-            self.strong = self.strong or (self.heading and tag == "strong")
+            self.strong = self.strong or bool(self.heading and tag == "strong")
             return
         if tag == "summary" or any(c in BOX_TITLES for c in classes):
             self.box_titles.append((self.depth, len(self.entries[-1].text) if self.entries else 0))

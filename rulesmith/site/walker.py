@@ -7,10 +7,14 @@ its text refers to, so that the script only reveals what the page already holds.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rulesmith.content import model, turn
-from rulesmith.content.game import Game
 from rulesmith.content.link import REFERENCE
 from rulesmith.flowchart.chart import numbering
+
+if TYPE_CHECKING:
+    from rulesmith.content.game import Game
 
 
 def tables_in(text: str) -> list[str]:

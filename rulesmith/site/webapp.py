@@ -19,11 +19,15 @@ import io
 import json
 import os
 import re
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rulesmith.files import write_if_changed
 from rulesmith.project import ASSETS, DOWNLOADS, NOT_FOUND, templates
-from rulesmith.site.search import FOLDER as SEARCH, SITE as SITE_INDEX
+from rulesmith.site.search import FOLDER as SEARCH
+from rulesmith.site.search import SITE as SITE_INDEX
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 TEMPLATES = templates()
 ICON_SIZES = (192, 512)

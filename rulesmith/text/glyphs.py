@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import material
@@ -14,7 +14,7 @@ def glyph_exists(name: str) -> bool:
     return (GLYPH_ROOT / f"{name}.svg").is_file()
 
 
-@lru_cache(maxsize=None)
+@cache
 def glyph_svg(name: str) -> str:
     """One glyph as inline SVG, hidden from screen readers (the icon's label speaks for it)."""
     svg = (GLYPH_ROOT / f"{name}.svg").read_text(encoding="utf-8")

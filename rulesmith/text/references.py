@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING
 
-from rulesmith.values import outcomes, references as values
-from rulesmith.text.glyphs import glyph_svg
 from rulesmith.content.link import REFERENCE, Index
 from rulesmith.text.escape import html_text
+from rulesmith.text.glyphs import glyph_svg
+from rulesmith.values import outcomes
+from rulesmith.values import references as values
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 def icon_html(index: Index, name: str) -> str:

@@ -151,7 +151,7 @@ def _bounded(value, what: str):
     if isinstance(value, (list, tuple)):
         for item in value:
             _bounded(item, what)
-    elif isinstance(value, complex) or isinstance(value, float) and not math.isfinite(value):
+    elif isinstance(value, complex) or (isinstance(value, float) and not math.isfinite(value)):
         raise ExpressionError(f"{what} is not a real number")
     elif isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) > LIMIT:
         raise ExpressionError(f"{what} goes beyond {LIMIT:,}: a worked example's numbers are smaller")
@@ -251,7 +251,7 @@ def find_row(table, key):
     """The row a lookup key names: the row keyed so as written, else, in a table keyed by ranges
     (first column `type: range`), the row whose range holds the number."""
     for cells in table.rows:
-        if cells and (plain(cells[0]) == key or isinstance(key, int) and plain(cells[0]) == str(key)):
+        if cells and (plain(cells[0]) == key or (isinstance(key, int) and plain(cells[0]) == str(key))):
             return cells
     if table.columns and table.columns[0].type == "range":
         rows = [cells for cells in table.rows if cells]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 STATUSES = ("verified", "unverified", "missing", "reconstructed", "contradictory")
 WRAPPER_KEYS = {"status", "value", "note"}
@@ -151,7 +151,7 @@ class RefType(FieldType):
 
 class BooleanType(FieldType):
     name, example = "boolean", "true or false"
-    WORDS = {"true": True, "yes": True, "false": False, "no": False}
+    WORDS: ClassVar[dict[str, bool]] = {"true": True, "yes": True, "false": False, "no": False}
 
     def accepts(self, value):
         return isinstance(value, bool)
@@ -184,7 +184,7 @@ class NumberType(FieldType):
         return f"write {self.example}"
 
     def problem(self, value, spec):
-        if spec.min is not None and value < spec.min or spec.max is not None and value > spec.max:
+        if (spec.min is not None and value < spec.min) or (spec.max is not None and value > spec.max):
             low = _shown_number(spec.min) if spec.min is not None else "…"
             high = _shown_number(spec.max) if spec.max is not None else "…"
             return (f"{_shown_number(value)} is out of range", f"allowed: {low} to {high}")

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 
+from rulesmith.problems import nearest
 from rulesmith.values.expressions import find_row, plain
 from rulesmith.values.fieldtypes import Value
-from rulesmith.problems import nearest
 
 PREFIX = "value:"
 WHOLE = re.compile(r"^\[\[value:([^\[\]|]*)\]\]$")
