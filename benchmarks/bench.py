@@ -278,7 +278,7 @@ def measure_check(content: Path, reps: int, tmp: Path, baseline_rev: str | None)
     base_env = dict(os.environ, RULESMITH_BASELINE=str(baseline)) if baseline else None
     inner = max(reps, 5)
     now, then, command, edited_command, then_command, bare, full = [], [], [], [], [], [], []
-    # `rulesmith check` keeps its last passed answer (rulesmith/checkcache.py): timed both with
+    # `rulesmith check` keeps its last passed answer (rulesmith/checks/cache.py): timed both with
     # nothing changed since the last check, and after one edit (a comment line appended to one
     # YAML file, a new one each time: that game is read and checked again, the others' kept
     # answers given, as after any edit to one game)
@@ -467,7 +467,7 @@ def expected_outputs(checked, key: str) -> set[str]:
 
 
 def expected_pdfs(content: Path, game_id: str) -> set[str]:
-    """The aids the game's latest erratum changes (render/aids/stamp.py: errata_in), in both papers."""
+    """The aids the game's latest erratum changes (aids/stamp.py: errata_in), in both papers."""
     from rulesmith.aids import kinds as aidkinds
     from rulesmith.aids import stamp
     from rulesmith.pipeline import check_content
@@ -865,7 +865,7 @@ def main(argv: list[str] | None = None) -> int:
          "reps": args.reps, "pdfs": pdfs, "notes": [], "load_before": list(os.getloadavg()),
          "command": "scripts/bench " + " ".join(argv if argv is not None else sys.argv[1:])}
     if not pdfs:
-        r["notes"].append("PDFs not built: " + ("--no-pdf" if args.no_pdf else "rulesmith/render/pdf.py not present yet"))
+        r["notes"].append("PDFs not built: " + ("--no-pdf" if args.no_pdf else "rulesmith/aids/pdf.py not present yet"))
     tmp = Path(tempfile.mkdtemp(prefix="rulesmith-bench-"))
     try:
         content = copy_content(tmp / "content")

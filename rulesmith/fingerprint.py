@@ -1,5 +1,5 @@
 """What Rulesmith's outputs depend on besides the content, hashed: one home for the caches that
-skip work when nothing changed (the check's answer, checkcache.py; the player aids, render/pdf.py).
+skip work when nothing changed (the check's answer, checks/cache.py; the player aids, aids/pdf.py).
 
 - `tree`: every entry under a folder, by its bytes (a file), where it points (a link) or its
   type (anything else), in a fixed order;

@@ -49,7 +49,7 @@ def check_content(content_dir: Path, today: datetime.date | None = None,
     name, with a digest of what its check read (game_inputs): a game whose digest is the same is
     not read, linked or checked again. A game is checked on its own (only two games with one id
     concern two), so the others are not affected by one game's edit. The game folders named in
-    `skip` are not read either (the check command knows their answer: checkcache.py); the
+    `skip` are not read either (the check command knows their answer: checks/cache.py); the
     caller compares their ids."""
     problems = Problems()
     if not content_dir.is_dir():

@@ -1,7 +1,7 @@
 """Aids as data: every game's plan (content/<game>/aids.yaml) holds, whatever the games are.
 
 Condensed wording stays faithful: every number a condensed text prints occurs in the full item
-it names. Read here independently of rulesmith/condensed.py (which the check uses): from the
+it names. Read here independently of rulesmith/checks/condensed.py (which the check uses): from the
 plain text the site would show, so the two must agree for a game to pass.
 """
 

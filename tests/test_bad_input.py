@@ -416,12 +416,12 @@ def test_a_full_disk_during_build_is_an_error_and_leaves_the_previous_site(tmp_p
 
 
 def test_every_check_of_the_bots_turn_has_a_case():
-    """Every problem rulesmith/turn.py reports (its calls, state, decks, table reads, tallies) is
+    """Every problem rulesmith/content/turn.py reports (its calls, state, decks, table reads, tallies) is
     produced by at least one case of the corpus: its message, with the names filled in, is among
     the cases' expected messages."""
     import ast
 
-    source = (Path(__file__).resolve().parent.parent / "rulesmith" / "turn.py").read_text(encoding="utf-8")
+    source = (Path(__file__).resolve().parent.parent / "rulesmith" / "content" / "turn.py").read_text(encoding="utf-8")
     patterns = []
     for call in ast.walk(ast.parse(source)):
         if (isinstance(call, ast.Call) and getattr(call.func, "attr", "") in ("add", "LookupError")) or \
@@ -435,4 +435,4 @@ def test_every_check_of_the_bots_turn_has_a_case():
     expected = [p["message"] for case in CASES
                 for p in yaml.safe_load((CASES_DIR / case / "expect.yaml").read_text(encoding="utf-8"))["problems"]]
     missing = [p for p in patterns if not any(re.search(p.replace(".+", ".+?"), m) or re.search(p, m) for m in expected)]
-    assert missing == [], f"no case of tests/bad_input produces these checks of rulesmith/turn.py: {missing}"
+    assert missing == [], f"no case of tests/bad_input produces these checks of rulesmith/content/turn.py: {missing}"

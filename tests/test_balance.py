@@ -1,4 +1,4 @@
-"""Balanced columns without CSS columns (rulesmith/render/balance.py): every piece is set once,
+"""Balanced columns without CSS columns (rulesmith/aids/balance.py): every piece is set once,
 in order, the columns of a band come out even, a column never ends on a heading, numbered lists
 keep their numbers across columns, and the measuring document holds only what it measures."""
 

@@ -1,4 +1,4 @@
-"""`rulesmith check` keeps the answer of its last passed check (rulesmith/checkcache.py) and gives
+"""`rulesmith check` keeps the answer of its last passed check (rulesmith/checks/cache.py) and gives
 it again only while nothing it depends on changed: every edit is seen, never a stale answer."""
 
 import datetime

@@ -1,6 +1,6 @@
 """Condensed wording keeps every condition of its full text, or says where the rest is.
 
-The check (rulesmith/condensed.py, run by `rulesmith check`) compares each condensed block with
+The check (rulesmith/checks/condensed.py, run by `rulesmith check`) compares each condensed block with
 the item it condenses for the condition words of templates/condition-words.yaml; `rulesmith
 review` prints every block beside its full text with what it drops.
 """

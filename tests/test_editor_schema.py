@@ -81,7 +81,7 @@ MISTAKES = {
     "unknown module": ("    module: base\n", "    module: bsae\n"),
     "unknown kind": ("    name: Beta\n    kind: card\n", "    name: Beta\n    kind: cards\n"),
     "branch to a missing node": ("{when: \"No\", to: done}", "{when: \"No\", to: dnoe}"),
-    # each table rule's piece of the schema (rulesmith/tablerules.py): its parameters, no other
+    # each table rule's piece of the schema (rulesmith/checks/tablerules.py): its parameters, no other
     "table rule without its parameter": ("{rule: sum, column: n, equals: 3}", "{rule: sum, column: n}"),
     "table rule with another rule's parameter": ("{rule: sum, column: n, equals: 3}",
                                                  "{rule: sum, column: n, equals: 3, kind_column: n}"),

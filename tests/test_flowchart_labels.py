@@ -1,5 +1,5 @@
 """A branch's answer ("Yes", "No", …) is never set on another edge of its chart, where a reader
-could take it for that edge's (rulesmith/render/flowchart.py: render_svg, labels_on_other_edges).
+could take it for that edge's (rulesmith/flowchart/chart.py: render_svg, labels_on_other_edges).
 Graphviz places each answer at the middle of its own edge without looking at the others; the
 D.E.I. Automa Action Phase chart's first layout sets its step 12 "Yes" on the edge from 15 to 16.
 The site's charts are measured as a reader sees them in tests/test_walker.py (Whole chart)."""

@@ -1,7 +1,7 @@
 """Every place a gap affects shows its marker where readers meet it: on the built site pages and
 in every aid that prints the place (read from the PDF's text layer).
 
-A gap lists its places under `affects` (content/<game>/gaps.yaml; rulesmith/affects.py): an
+A gap lists its places under `affects` (content/<game>/gaps.yaml; rulesmith/content/affects.py): an
 item (rule:…, an entity, table:…, procedure:…), an entity's field, a table cell or a procedure's
 step. Here the built pages are read as a reader gets them (the text of the item's block, its
 table row, its step), never the Markdown we generate, and the PDFs page by page.

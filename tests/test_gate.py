@@ -1,4 +1,4 @@
-"""The final gate (rulesmith/render/gate.py): what was built, judged as readers get it.
+"""The final gate (rulesmith/site/gate.py): what was built, judged as readers get it.
 
 Each kind of finding on a small hand-made site, exactly; then the gate holding alone: content with
 a `javascript:` link built with the check and the sanitizer both switched off is refused by the

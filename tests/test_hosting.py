@@ -49,7 +49,7 @@ def links_of(path: Path) -> list[str]:
     text = path.read_text(encoding="utf-8")
     parser.feed(text)
     # The 404 page's links are relative to the <base> its first script writes; served, that is
-    # the site's path (rulesmith/render/notfound.py).
+    # the site's path (rulesmith/site/notfound.py).
     written = re.search(r'<script id="rs-base">.*? : ("[^"]*")\) \+', text)
     base = json.loads(written.group(1)) if written else ""
     return [urljoin(base, link) if base else link for link in parser.found]

@@ -62,7 +62,7 @@ def test_the_wheel_carries_templates_and_no_benchmark(installed):
     names = zipfile.ZipFile(next((installed / "dist").glob("*.whl"))).namelist()
     for needed in ("rulesmith/templates/mkdocs.yml", "rulesmith/templates/icons.yaml",
                    "rulesmith/templates/site/overview.md.j2", "rulesmith/templates/fonts/Inter-Regular.otf",
-                   "rulesmith/templates/flowchart/flowchart.dot.j2", "rulesmith/formatref.py",
+                   "rulesmith/templates/flowchart/flowchart.dot.j2", "rulesmith/format/reference.py",
                    "rulesmith/templates/new/content/GAME_ID/game.yaml"):
         assert needed in names, needed
     assert not [n for n in names if "bench" in n or n.startswith("tests/")]

@@ -1,4 +1,4 @@
-"""Each game's site pages are kept in the cache by what they are made from (render/site.py:
+"""Each game's site pages are kept in the cache by what they are made from (site/pages.py:
 game_pages): an unchanged game's pages are not made again, an edited game's are, and either way
 the pages are those a render without the cache makes."""
 

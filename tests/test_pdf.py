@@ -692,7 +692,7 @@ def test_contents_page_numbers_lead_to_the_item(each):
 def test_weasyprint_private_api_is_used_only_with_the_pinned_version():
     assert weasy.version_problem() is None, weasy.version_problem()
     pinned = re.search(r'"weasyprint==([^"]+)"', (ROOT / "pyproject.toml").read_text()).group(1)
-    assert pinned == weasy.PINNED, "rulesmith/render/weasy.py and pyproject.toml must pin the same version"
+    assert pinned == weasy.PINNED, "rulesmith/aids/weasy.py and pyproject.toml must pin the same version"
 
 
 def test_weasy_version_check_fails_loudly_for_another_version(monkeypatch):

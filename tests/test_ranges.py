@@ -1,4 +1,4 @@
-"""Range keys ("2", "3-5", "4+", "≤ 2"): parsing, containment, overlaps and gaps (rulesmith/ranges.py)."""
+"""Range keys ("2", "3-5", "4+", "≤ 2"): parsing, containment, overlaps and gaps (rulesmith/values/ranges.py)."""
 
 import math
 

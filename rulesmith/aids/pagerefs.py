@@ -1,9 +1,9 @@
 """Page numbers on paper: every reference to something in the same aid shows its page.
 
 WeasyPrint can do that with target-counter(), but then it lays most of the document out again.
-Instead the HTML carries a placeholder as wide as a two-digit number; render/pdf.py lays the aid
+Instead the HTML carries a placeholder as wide as a two-digit number; aids/pdf.py lays the aid
 out once, reads where every anchor landed and writes the numbers into the laid-out placeholders
-(render/weasy.py), closing up the rest of the line after a one-digit number. Should a number not
+(aids/weasy.py), closing up the rest of the line after a one-digit number. Should a number not
 fit, the numbers go into the HTML instead (number_pages) and the aid is laid out again.
 """
 

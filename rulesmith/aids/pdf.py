@@ -1,4 +1,4 @@
-"""Player aids, PDF side: HTML from render/aids/ to PDF with WeasyPrint, sandboxed, cached, parallel.
+"""Player aids, PDF side: HTML from aids/ to PDF with WeasyPrint, sandboxed, cached, parallel.
 
 - Sandboxed: WeasyPrint fetches only files under templates/ and content/ and data: URLs. Any
   other URL (http, https, file:// elsewhere) stops the build with a AidError naming the
@@ -277,7 +277,7 @@ def render_document(job: Job) -> weasyprint.Document:
 
 def _balance_columns(job: Job, fetcher: SandboxFetcher) -> str:
     """The aid's HTML with its balanced blocks set in columns, from one measuring layout
-    (render/balance.py: far cheaper than CSS columns); unchanged when it has none."""
+    (aids/balance.py: far cheaper than CSS columns); unchanged when it has none."""
     blocks = balance.blocks_of(job.html)
     if not blocks:
         return job.html

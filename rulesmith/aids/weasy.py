@@ -19,7 +19,7 @@ PINNED = "70.0"  # pyproject.toml pins the same version
 def version_problem() -> str | None:
     """Why this module cannot be trusted with the installed WeasyPrint, or None."""
     if weasyprint.__version__ != PINNED:
-        return (f"WeasyPrint {weasyprint.__version__} is installed, rulesmith/render/weasy.py was written "
+        return (f"WeasyPrint {weasyprint.__version__} is installed, rulesmith/aids/weasy.py was written "
                 f"for {PINNED}: check fill_page_numbers and layout_problems against the new box tree, "
                 "then change PINNED and pyproject.toml together")
     return None
@@ -177,7 +177,7 @@ def _pull_back(line: list, box, end: float, shift: float) -> None:
 
 
 def measured_positions(document: weasyprint.Document, piece: str, block: str) -> tuple[dict[int, float], dict[int, float]]:
-    """From a measuring layout (render/balance.py): the top (px) of the first box of every
+    """From a measuring layout (aids/balance.py): the top (px) of the first box of every
     element marked `piece`, and the bottom of every element marked `block`, by their numbers."""
     tops: dict[int, float] = {}
     bottoms: dict[int, float] = {}

@@ -337,7 +337,7 @@ def _reach(start, edges) -> set:
 
 def check_examples(game: Game, index: Index, problems: Problems) -> None:
     """Every arithmetic example recomputes to its printed result, or an erratum explains why
-    not (outcomes.py): the data as the rulebook printed it gives the printed result again."""
+    not (values/outcomes.py): the data as the rulebook printed it gives the printed result again."""
     for example in game.examples:
         if example.expression is None:
             continue
@@ -544,7 +544,7 @@ AID_SHOWABLE = ("rule", "table", "procedure", "kind")
 def check_aids(game: Game, index: Index, problems: Problems) -> None:
     """content/<game>/aids.yaml: known aid kinds, once each; every entry shows a rules section,
     table, procedure or kind that exists; condensed wording keeps every number and every condition
-    of its item (or points to the part that keeps the condition: rulesmith/condensed.py)."""
+    of its item (or points to the part that keeps the condition: rulesmith/checks/condensed.py)."""
     known = {k.key: k for k in aidkinds.kinds()}
     seen: dict[str, model.AidPlan] = {}
     for plan in game.aids:

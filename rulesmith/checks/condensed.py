@@ -9,7 +9,7 @@ subsections, cells or steps, with value references read from the data):
   keeps the rest, and the aid prints a pointer to that part in full.
 
 Problems are reported at their place in content/<game>/aids.yaml; `rulesmith review` prints
-every condensed block beside its full text with what it drops (rulesmith/review.py).
+every condensed block beside its full text with what it drops (rulesmith/commands/review.py).
 """
 
 from __future__ import annotations

@@ -98,7 +98,7 @@ def sync_tree(target: Path, files: dict[str, bytes]) -> None:
 
 # The site's own styles and scripts are each served as one file, their parts (templates/site/assets)
 # in this order: a phone's first page makes two requests for them, not eight (Lighthouse, issue 29).
-# The stylesheet opens with the fonts' @font-face rules (render/fonts.py).
+# The stylesheet opens with the fonts' @font-face rules (site/fonts.py).
 BUNDLES = {f"{ASSETS}/site.css": ["rulesmith.css", "walker.css", "botturn.css"],
            f"{ASSETS}/site.js": ["search.js", "rulesmith.js", "offline.js"]}
 # place.js, walker.js and botturn.js are served as they are, to the pages that have a walker or the
@@ -234,7 +234,7 @@ def finish_site(site: Path, games: list, webapp: bool = True) -> None:
     """What the site engine does not make, written into the built site: the search index of each
     game (read from the built pages), a 404 page that works from disk too, and each game's web app (manifest, icons, offline worker;
     not in the preview, where a worker answering from its cache would hide every edit). Every
-    page's Content-Security-Policy (render/csp.py) goes in once its scripts are final (the web
+    page's Content-Security-Policy (site/csp.py) goes in once its scripts are final (the web
     app's links are not scripts) and before the worker's version is taken from the pages."""
     write_search(site, [(game.id, game.info.name) for game in games])
     write_404(site)
@@ -377,3 +377,33 @@ def _swap(staging: Path, site: Path) -> None:
     a site, nor none; the old one is then removed from the staging name."""
     exchange(staging, site)
     shutil.rmtree(staging, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- the command line
+
+def configure(parser) -> None:
+    from rulesmith.site.mkdocs_config import TRUST_CONFIG_HELP
+
+    parser.add_argument("--site", help="output folder (default: site/ in the project)")
+    parser.add_argument("--no-pdf", action="store_true",
+                        help="do not make the PDF player aids now: the site keeps those of the last build that made them")
+    parser.add_argument("--engine", choices=sorted(ENGINES), default=DEFAULT_ENGINE,
+                        help=f"site engine (default: {DEFAULT_ENGINE}; zensical needs `pip install rulesmith[zensical]`)")
+    parser.add_argument("--site-url", help="the address the site is hosted at, e.g. https://example.org/rules/ "
+                        "(also `site_url:` in mkdocs.yml): the 404 page, sitemap and canonical links use it")
+    parser.add_argument("--work", help="folder for the generated MkDocs project and the cache (default: .build and "
+                        ".cache); two builds at once need two")
+    parser.add_argument("--game", action="append", metavar="ID",
+                        help="build only this game (repeat for several; all content is still checked): one job of a "
+                             "CI matrix, whose PDFs and flowcharts the cache then hands to the build of the whole site")
+    parser.add_argument("--trust-config", action="store_true", help=TRUST_CONFIG_HELP)
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from rulesmith.commands import output_path
+
+    build(args.project.content, output_path(args.site, args.project.site), pdfs=not args.no_pdf,
+          quiet=args.quiet, work=output_path(args.work, None), engine=args.engine, site_url=args.site_url,
+          games=args.game or None, trust_config=args.trust_config)
+    return 0

@@ -109,3 +109,19 @@ def _write_schema(project: Project) -> None:
 
     with contextlib.suppress(OSError):  # `rulesmith build` and `rulesmith schema` write it too
         write_schema(project.shared_schema, load_games(project.content, Problems()))
+
+
+# ---------------------------------------------------------------- the command line
+
+def configure(parser) -> None:
+    parser.add_argument("game_id", metavar="game-id", help="the new game's id, lower-case kebab-case: my-game")
+    parser.add_argument("--name", help="the game's name (default: from the id, My Game)")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from rulesmith.problems import say
+
+    for line in new_game(args.project, args.game_id, args.name):
+        say(line)
+    return 0

@@ -43,7 +43,7 @@ from rulesmith.site import csp, gate
 from rulesmith.site.engines import DirtyNotice
 from rulesmith.site.mkdocs_config import write_config
 
-HOOKS = Path(__file__).with_name("mkdocs_hook.py")
+HOOKS = Path(__file__).with_name("site/mkdocs_hook.py")
 DEBOUNCE_S = 0.05  # a save can be several file events; MkDocs waits this long for the last one
 
 
@@ -193,7 +193,7 @@ def _server_class():
             return super()._serve_request(environ, start_response)
 
         def _inject_js_into_html(self, content, epoch):  # MkDocs' own, for the pinned version
-            # The page's policy (render/csp.py) lets MkDocs' live-reload script run, the one it adds.
+            # The page's policy (site/csp.py) lets MkDocs' live-reload script run, the one it adds.
             page = super()._inject_js_into_html(content, epoch).decode("utf-8")
             before = csp.inline_scripts(content.decode("utf-8"))
             return csp.allowing(page, [s for s in csp.inline_scripts(page) if s not in before]).encode("utf-8")
@@ -204,3 +204,17 @@ def _server_class():
 def _error_page(site: Path, code: int) -> bytes | None:
     page = site / f"{code}.html"
     return page.read_bytes() if page.is_file() else None
+
+
+# ---------------------------------------------------------------- the command line
+
+def configure(parser) -> None:
+    from rulesmith.site.mkdocs_config import TRUST_CONFIG_HELP
+
+    parser.add_argument("--dev-addr", default="127.0.0.1:8000", help="address to serve on (default 127.0.0.1:8000)")
+    parser.add_argument("--trust-config", action="store_true", help=TRUST_CONFIG_HELP)
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    return serve(args.project.content, args.dev_addr, trust_config=args.trust_config)

@@ -9,7 +9,7 @@ A gap (content/<game>/gaps.yaml) lists under `affects` the places a reader meets
     procedure:bot-davos.remove-a          a procedure's step (its node id)
 
 The site pages and the aids ask this module which gaps affect what they print and show each
-gap's marker there (rulesmith/render/site.py PageContext.gaps_at and the templates); the gaps
+gap's marker there (rulesmith/site/pages.py PageContext.gaps_at and the templates); the gaps
 page lists every gap with the places it affects; tests/test_gap_markers.py reads the built
 pages and PDFs for every affected place. A status on a field, cell or section is shown where
 that value is printed, and where prose shows it with [[value:…]] (text/references.py).

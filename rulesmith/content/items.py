@@ -43,7 +43,7 @@ ITEM_TYPES: tuple[ItemType, ...] = (
 BY_PREFIX = {t.prefix: t for t in ITEM_TYPES}
 # Reference prefixes a game may not use as a kind id: the item types, and the reference forms
 # that are not items ([[icon:…]], [[value:…]]) or not declared by content ("game"; "bot", the
-# parts of the bot's declaration on the gaps page, rulesmith/render/site.py bot_marks).
+# parts of the bot's declaration on the gaps page, rulesmith/site/pages.py bot_marks).
 RESERVED_PREFIXES = tuple(t.prefix for t in ITEM_TYPES if t.prefix != "entity") + ("icon", "value", "game", "bot")
 
 

@@ -7,6 +7,7 @@ typed fields in data (`kinds:`); `check` validates entity fields against those d
 
 from __future__ import annotations
 
+import datetime
 import functools
 import html
 import re
@@ -17,9 +18,6 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, 
 
 from rulesmith.checks import tablerules
 from rulesmith.values.fieldtypes import ID_PATTERN, MAX_ID_LENGTH
-
-if typing.TYPE_CHECKING:
-    import datetime
 
 Id = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=MAX_ID_LENGTH)]
 FieldId = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=MAX_ID_LENGTH)]
@@ -149,7 +147,7 @@ Markdown = Annotated[str, MARKDOWN]
 Text = Markdown
 Status = Literal["verified", "unverified", "missing", "reconstructed", "contradictory"]
 FieldType = Literal["text", "string", "integer", "number", "boolean", "enum", "ref", "ref-list",
-                    "text-list", "string-list", "integer-list", "range"]  # range: a row key such as "4+" (ranges.py)
+                    "text-list", "string-list", "integer-list", "range"]  # range: a row key such as "4+" (values/ranges.py)
 # What each field type holds (the format reference lists them; a test keeps this and FieldType equal).
 FIELD_TYPES = {
     "text": "Markdown, with references (a card's text).",
@@ -328,7 +326,7 @@ class Column(Strict):
 
 
 # What each table rule holds (the format reference lists them; a test keeps this and TableRule.rule equal).
-# The rule names come from the registry of table rules (tablerules.py); mypy reads them as text.
+# The rule names come from the registry of table rules (checks/tablerules.py); mypy reads them as text.
 if typing.TYPE_CHECKING:
     RuleName = str
 else:
@@ -591,7 +589,7 @@ class Gap(Fidelity):
     affects: list[str] | None = Field(default=None, description="Every place a reader meets this gap, where its "
                                "marker is shown: kind:id (rule:setup, organisation:imf, table:x, "
                                "procedure:x …), kind:id.field, table:id.row.column or procedure:id.step "
-                               "(rulesmith/affects.py); [] when it affects nothing printed but the gaps page.")
+                               "(rulesmith/content/affects.py); [] when it affects nothing printed but the gaps page.")
 
 
 class Section(Fidelity):

@@ -3,7 +3,7 @@
 From the game's `bot:` declaration and its procedures: the turn's parts, the procedures they reach
 through calls, every node's links, calls, rolls, draws and state changes, the bot's state and
 decks, and every table answer already computed for every value of the state it depends on
-(rulesmith/turn.py), so the script only picks one. Texts are rendered by the template, hidden,
+(rulesmith/content/turn.py), so the script only picks one. Texts are rendered by the template, hidden,
 the same way as the numbered text; this is the graph, as JSON the script reads.
 """
 

@@ -48,7 +48,7 @@ POLICY = {
     "base-uri": "'none'",
     "form-action": "'none'",
 }
-# The one page whose inline script sets a <base> (render/notfound.py): to its own site only.
+# The one page whose inline script sets a <base> (site/notfound.py): to its own site only.
 BASE_PAGES = (f"{NOT_FOUND}.html",)
 
 META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="[^"]*">')

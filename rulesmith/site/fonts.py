@@ -142,7 +142,7 @@ def font_face_css(fonts: Path, folder: str = "fonts/", display: str = "optional"
     "optional": drawn if the font arrives within the first moments (from cache, it always does),
     else the page keeps the system font, so that text never reflows under the reader (a swap moved
     a whole page by a line: Lighthouse's layout shift 0.21). Flowcharts fit either (rulesmith.js).
-    A chart's own file (render/flowchart.py) has no text to reflow and waits for its font: "swap"."""
+    A chart's own file (flowchart/chart.py) has no text to reflow and waits for its font: "swap"."""
     return "".join(
         f'@font-face {{ font-family: "{family}"; src: url("{folder}{otf.stem}{suffix}.woff2") format("woff2"); '
         f"font-weight: {weight}; font-style: {style}; font-display: {display}; unicode-range: {unicodes}; }}\n"

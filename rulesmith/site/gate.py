@@ -144,7 +144,7 @@ GATE_CACHE = "gate-pages.json"
 
 
 def _policy_finding(html: str) -> list[list[str]]:
-    """A page must carry its Content-Security-Policy before anything it could run (render/csp.py)."""
+    """A page must carry its Content-Security-Policy before anything it could run (site/csp.py)."""
     found = csp.META.search(html)
     first_script = html.lower().find("<script")
     if found is None or len(csp.META.findall(html)) != 1 or (first_script != -1 and first_script < found.start()):

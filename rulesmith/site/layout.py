@@ -102,5 +102,5 @@ def link(from_page: str, to_page: str, anchor: str = "") -> str:
 def built_link(from_page: str, to_page: str, anchor: str = "") -> str:
     """Relative address from one page to another as the built site has them (pages are files:
     `x.md` is `x.html`): for links inside HTML, which the engine neither rewrites nor checks (the
-    site's final gate checks them, render/gate.py)."""
+    site's final gate checks them, site/gate.py)."""
     return link(from_page.removesuffix(".md") + ".html", to_page.removesuffix(".md") + ".html", anchor)

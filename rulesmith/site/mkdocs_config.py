@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 TRUST_HINT = "or pass --trust-config if you trust this file as you trust code"
+TRUST_CONFIG_HELP = ("let the project's mkdocs.yml set more than how the site looks (hooks, plugins, "
+                     "theme.custom_dir, extra_javascript …: code that runs at build time or in readers' browsers); "
+                     "only for a file you trust as you trust code")
 
 
 class Setting:

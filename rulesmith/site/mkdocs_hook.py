@@ -1,4 +1,4 @@
-"""MkDocs hooks for `rulesmith serve` only (serve.py passes this file; `rulesmith build` does not).
+"""MkDocs hooks for `rulesmith serve` only (commands/serve.py passes this file; `rulesmith build` does not).
 
 The preview rebuilds "dirty": only the pages whose Markdown changed. This hook keeps such a
 rebuild fast. MkDocs loads a hook file once per process, so the state below lasts from one

@@ -247,7 +247,7 @@ class PageContext:
             shown += " " + str(text_html.inline(self.html(note)))
         return shown
 
-    # ---- gaps shown where they are met: the places each gap `affects` (rulesmith/affects.py)
+    # ---- gaps shown where they are met: the places each gap `affects` (rulesmith/content/affects.py)
 
     @staticmethod
     def item_key(item) -> str:
@@ -490,7 +490,7 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
                                  for p in game.procedures]})
         # The turn walks the procedures no other procedure calls, in the content's order; the ones
         # they call are reached from their steps.
-        if game.bot is not None:  # the turn as the game declares it (rulesmith/turn.py)
+        if game.bot is not None:  # the turn as the game declares it (rulesmith/content/turn.py)
             turn_page = page(f"{g}/bot-turn.md", "bot-companion.md.j2", data=companion_json(game), choices=state_choices(game),
                              procedures=reached_procedures(game), read_tables=tables_read(game),
                              charts={p.id: flowchart(p) for p in game.procedures},

@@ -257,7 +257,7 @@ def _shown_number(value) -> str:
 
 class RangeType(FieldType):
     """A row key as the rulebook prints it ("2", "3-5", "4+", "≤ 2"): a lookup by a number finds
-    the row whose range holds it (ranges.py parses; the check proves the keys do not overlap)."""
+    the row whose range holds it (values/ranges.py parses; the check proves the keys do not overlap)."""
 
     name, text_format, example = "range", "plain", 'a number ("2"), "3-5", "4+" or "≤ 2", as the rulebook prints it'
 

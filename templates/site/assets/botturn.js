@@ -1,7 +1,7 @@
 /* Rulesmith: the bot's turn, played from the data (issue 25).
  *
  * The page holds every text, rendered and hidden (templates/site/bot-companion.md.j2), and the
- * turn as JSON (rulesmith/render/botturn.py): its parts, the procedures with their links, calls,
+ * turn as JSON (rulesmith/site/botturn.py): its parts, the procedures with their links, calls,
  * rolls, draws and state changes, and every table answer computed for every state. This script
  * keeps the place as the answers given since the turn began, replayed from the start:
  *   #bot&state=turn:3,difficulty:hard&seed=42&log=g.d.0.r4n1.d
