@@ -9,6 +9,7 @@ from rulesmith.checks.check import check_game
 from rulesmith.content.game import Game, load_games
 from rulesmith.content.items import without_module
 from rulesmith.content.link import Index, build_index, resolve
+from rulesmith.format.topics import see
 from rulesmith.problems import ContentError, Problems
 from rulesmith.project import game_folders
 
@@ -37,7 +38,7 @@ class Checked:
         shown = ", ".join(without[:3]) + (" …" if len(without) > 3 else "")
         one = len(without) == 1
         return [f"{len(without)} {'item names' if one else 'items name'} no module ({shown}): "
-                f"{'it applies' if one else 'they apply'} with every module (`rulesmith format modules`)"]
+                f"{'it applies' if one else 'they apply'} with every module ({see('modules')})"]
 
 
 def check_content(content_dir: Path, today: datetime.date | None = None,

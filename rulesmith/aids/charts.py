@@ -48,7 +48,7 @@ def data_url(svg: bytes) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii")
 
 
-def _lines(text: str, width_mm: float, pt: float) -> int:
+def text_lines(text: str, width_mm: float, pt: float) -> int:
     per_line = max(10, width_mm / (pt * 0.55 / PT_PER_MM))
     return sum(math.ceil(max(1, len(part)) / per_line) for part in text.split("\n") if part.strip()) or 1
 
@@ -60,7 +60,7 @@ def text_height(texts: list[str], width_mm: float, geometry: Geometry, gap_mm: f
 
 def sized_text_height(texts: list[str], width_mm: float, pt: float, line_height: float, gap_mm: float) -> float:
     line = pt * line_height / PT_PER_MM
-    return sum(_lines(t, width_mm, pt) * line + gap_mm for t in texts if t)
+    return sum(text_lines(t, width_mm, pt) * line + gap_mm for t in texts if t)
 
 
 def step_texts(procedure: model.Procedure, index: Index) -> list[str]:

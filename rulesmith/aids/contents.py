@@ -74,7 +74,7 @@ def bot_tables(game: Game, index: Index) -> list[model.Table]:
                    for owner in index.backlinks.get(f"table:{table.id}", []))]
 
 
-def _subsection_keys(entry: Entry) -> list[str]:
+def subsection_keys(entry: Entry) -> list[str]:
     """The keys of a rules entry's subsections, nested ones too, but those planned elsewhere."""
     if not isinstance(entry.item, model.Section):
         return []
@@ -90,7 +90,7 @@ def _subsection_keys(entry: Entry) -> list[str]:
 def _entry_keys(game: Game, entry: Entry) -> set[str]:
     keys = {entry.key}
     if entry.kind == "rule" and entry.full and entry.subsections:
-        keys.update(_subsection_keys(entry))
+        keys.update(subsection_keys(entry))
     if entry.kind == "kind":
         keys |= {f"{e.kind}:{e.id}" for e in game.entities_of(entry.item.id)}
     return keys
@@ -124,7 +124,7 @@ def condensed_cover(game: Game, index: Index, kind: AidKind) -> dict[str, str]:
     for entries in planned(game, index, kind.key).values():
         for entry in entries:
             if entry.kind == "rule" and not entry.full:
-                for key in _subsection_keys(entry):
+                for key in subsection_keys(entry):
                     found.setdefault(key, entry.key)
     return found
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
-from rulesmith.aids.charts import _lines
+from rulesmith.aids.charts import text_lines
 from rulesmith.aids.pagerefs import page_mention
 from rulesmith.content import affects, model
 from rulesmith.content.items import all_items
@@ -65,9 +65,9 @@ class AidContext(PageContext):
     def condensed_gaps(self, entry) -> str:
         """The markers of the gaps that affect a condensed section or any subsection it stands
         for, unless its condensed wording names them."""
-        from rulesmith.aids.contents import _subsection_keys
+        from rulesmith.aids.contents import subsection_keys
 
-        keys = [entry.key] + (_subsection_keys(entry) if entry.kind == "rule" else [])
+        keys = [entry.key] + (subsection_keys(entry) if entry.kind == "rule" else [])
         seen, marks = set(), []
         for key in keys:
             for gap in affects.at(self.game, self.index, key):
@@ -172,7 +172,7 @@ class AidContext(PageContext):
         columns = max(1, len(table.columns))
         line = body_pt * line_height / 2.835 + 1.1
         rows = [[c.title for c in table.columns]] + [[plain_value(v) for v in row] for row in table.rows]
-        height = sum(max(_lines(str(cell) or "-", width_mm / columns - 2, body_pt) for cell in row) * line
+        height = sum(max(text_lines(str(cell) or "-", width_mm / columns - 2, body_pt) for cell in row) * line
                      for row in rows)
         return height + 8 + (4 if table.description else 0)
 

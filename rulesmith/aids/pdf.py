@@ -176,9 +176,9 @@ def _software() -> str:
     """What an aid's HTML is made from besides its game's files: Rulesmith's code and templates,
     the installed distributions, Python, the RULESMITH_* environment (fingerprint.software), and
     what lays the flowcharts out (Graphviz's version and fonts)."""
-    from rulesmith.flowchart.chart import _layout_tools
+    from rulesmith.flowchart.chart import layout_tools
 
-    return hashlib.sha256(fingerprint.software_digest().encode() + _layout_tools()).hexdigest()
+    return hashlib.sha256(fingerprint.software_digest().encode() + layout_tools()).hexdigest()
 
 
 def input_key(software: str, game_files: str, site: dict, path: str) -> str:

@@ -31,7 +31,7 @@ from rulesmith.values.fieldtypes import plain as plain_value
 NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w])")
 
 
-def _plain(text: str, index: Index) -> str:
+def plain_words(text: str, index: Index) -> str:
     """A text with references replaced by what they show (labels, names, values)."""
     def replace(match: re.Match) -> str:
         target, label = match.group(1), match.group(2)
@@ -50,7 +50,7 @@ def _plain(text: str, index: Index) -> str:
 
 def numbers(text: str, index: Index) -> list[str]:
     """The numbers a text prints, in order."""
-    return NUMBER.findall(_plain(text, index))
+    return NUMBER.findall(plain_words(text, index))
 
 
 def full_text(item, index: Index, notes: bool = True) -> str:
@@ -79,7 +79,7 @@ def full_text(item, index: Index, notes: bool = True) -> str:
         parts += [str(plain_value(v)) for v in item.fields.values()]
     else:
         parts.append(getattr(item, "name", "") or getattr(item, "title", ""))
-    return "\n\n".join(_plain(part, index) for part in parts if part)
+    return "\n\n".join(plain_words(part, index) for part in parts if part)
 
 
 def unfaithful_numbers(entry: model.AidEntry, index: Index) -> list[str]:
@@ -114,14 +114,14 @@ def groups() -> tuple[Group, ...]:
 
 
 @lru_cache(maxsize=1)
-def _matcher() -> tuple[re.Pattern, dict[str, str]]:
+def matcher() -> tuple[re.Pattern, dict[str, str]]:
     by_phrase = {phrase: group.key for group in groups() for phrase in group.phrases}
     alternatives = sorted(by_phrase, key=len, reverse=True)  # "no more than" before "no"
     pattern = r"(?<![\w'])(?:" + "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in alternatives) + r")(?![\w'])"
     return re.compile(pattern, re.IGNORECASE), by_phrase
 
 
-def _normal(text: str) -> str:
+def normal(text: str) -> str:
     return text.replace("\u2019", "'").replace("\u2018", "'")
 
 
@@ -129,9 +129,9 @@ def _normal(text: str) -> str:
 def occurrences(text: str) -> tuple[tuple[str, str], ...]:
     """(group key, phrase as written) of every condition word in a plain text, in order. The
     check asks this of the same texts many times (each part, each sentence, for each group)."""
-    pattern, by_phrase = _matcher()
+    pattern, by_phrase = matcher()
     found = []
-    for match in pattern.finditer(_normal(text)):
+    for match in pattern.finditer(normal(text)):
         phrase = re.sub(r"\s+", " ", match.group(0).lower())
         found.append((by_phrase[phrase], match.group(0)))
     return tuple(found)
@@ -142,7 +142,7 @@ def counts(text: str) -> Counter:
 
 
 def _sections_text(section: model.Section, index: Index, skip: frozenset, own_only: bool) -> str:
-    parts = [_plain(section.body, index)] if section.body else []  # headings carry no condition
+    parts = [plain_words(section.body, index)] if section.body else []  # headings carry no condition
     if not own_only:
         parts += [_sections_text(sub, index, skip, False) for sub in section.sections if f"rule:{sub.id}" not in skip]
     return "\n\n".join(part for part in parts if part)
@@ -180,7 +180,7 @@ class Drop:
     where: list[tuple[str, str]]  # (part key, sentence) of the full text that use the group's words
 
 
-def _own_sentences(item, key: str, index: Index, skip: frozenset) -> list[tuple[str, str]]:
+def own_sentences(item, key: str, index: Index, skip: frozenset) -> list[tuple[str, str]]:
     """(part key, sentence) of every sentence of the item, each under the part that prints it."""
     found = []
     if isinstance(item, model.Section):
@@ -202,14 +202,14 @@ def drops(entry: model.AidEntry, index: Index, skip: frozenset = frozenset()) ->
         return []
     item = index.targets[entry.show].item
     texts = parts(item, entry.show, index, skip)
-    full, kept = counts(texts[entry.show]), counts(_plain(entry.condensed, index))
+    full, kept = counts(texts[entry.show]), counts(plain_words(entry.condensed, index))
     found, own = [], None
     for group in groups():
         if kept[group.key] >= full[group.key]:
             continue
         left_to = [p.part for p in entry.in_full if group.key in p.drops and p.part in texts]
         pointed = min(full[group.key], sum(counts(texts[p])[group.key] for p in left_to))
-        own = own if own is not None else _own_sentences(item, entry.show, index, skip)
+        own = own if own is not None else own_sentences(item, entry.show, index, skip)
         where = [(part, s) for part, s in own if any(k == group.key for k, _ in occurrences(s))]
         found.append(Drop(group, full[group.key], kept[group.key], left_to,
                           max(0, full[group.key] - pointed - kept[group.key]), where))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rulesmith.format.topics import see
 from rulesmith.problems import Problems, nearest
 from rulesmith.values import ranges
 
@@ -94,7 +95,7 @@ def check_source_map(game: Game, index: Index, problems: Problems) -> None:
             problems.warn(source_where(game, source),
                           f"source text '{source.id}' not found at {_shown(source_path(game, source))}: the source "
                           f"map is unchecked against it", "put the rulebook text there, or give game.sources_folder "
-                          "(relative to the project) or $RULESMITH_SOURCES; see `rulesmith format game`")
+                          "(relative to the project) or $RULESMITH_SOURCES; " + see("game"))
     spans: dict[str, list[tuple[int, int, model.SourceLines]]] = {}
     for entry in game.source_map:
         if entry.source not in sources:
@@ -146,7 +147,7 @@ def check_source_map(game: Game, index: Index, problems: Problems) -> None:
             problems.add((shown, first, 1), f"line{'s' if last > first else ''} {lines} of source '{source.id}' "
                          f"{'are' if last > first else 'is'} not in the source map",
                          f"map {'them' if last > first else 'it'}: {{source: {source.id}, lines: \"{lines}\", "
-                         "items: [kind:id, …]}, or not_content: \"why\" (see `rulesmith format source_map`)")
+                         "items: [kind:id, …]}, or not_content: \"why\" (" + see("source_map") + ")")
 
 
 def _shown(path: Path) -> str:

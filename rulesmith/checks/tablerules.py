@@ -14,6 +14,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rulesmith.format.topics import see
 from rulesmith.problems import nearest
 from rulesmith.values import ranges
 from rulesmith.values.fieldtypes import field_type, plain
@@ -72,10 +73,10 @@ class TableRule:
         rule, at = inp.rule, ("rules", inp.n)
         for name in self.needs:
             if getattr(rule, name) is None:
-                yield Finding(at, f"rule '{self.name}' needs `{name}`", f"add {WRITE[name]} (`rulesmith format tables`)")
+                yield Finding(at, f"rule '{self.name}' needs `{name}`", f"add {WRITE[name]} ({see('tables')})")
         if self.needs_one_of and all(getattr(rule, name) is None for name in self.needs_one_of):
             yield Finding(at, f"rule '{self.name}' needs {' or '.join(f'`{p}`' for p in self.needs_one_of)}",
-                          f"add {' or '.join(WRITE[name] for name in self.needs_one_of)} (`rulesmith format tables`)")
+                          f"add {' or '.join(WRITE[name] for name in self.needs_one_of)} ({see('tables')})")
         for name in PARAMETERS:
             if name not in self.parameters and getattr(rule, name) is not None:
                 users = [r.name for r in RULES.values() if name in r.parameters]

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from rulesmith.aids import kinds as aidkinds
 from rulesmith.checks.check import own_entries
-from rulesmith.checks.condensed import _matcher, _normal, _own_sentences, _plain, drops
+from rulesmith.checks.condensed import drops, matcher, normal, own_sentences, plain_words
 from rulesmith.content.game import load_games
 from rulesmith.content.link import build_index, resolve
 from rulesmith.problems import ContentError, Problems, UsageError, say
@@ -39,8 +39,8 @@ def cmd_review(args) -> int:
 
 def mark(text: str) -> str:
     """A plain text with its condition words marked «so»."""
-    pattern, _ = _matcher()
-    return pattern.sub(lambda m: f"«{m.group(0)}»", _normal(text))
+    pattern, _ = matcher()
+    return pattern.sub(lambda m: f"«{m.group(0)}»", normal(text))
 
 
 def _wrap(text: str, indent: str) -> str:
@@ -95,11 +95,11 @@ def _block(game, index, plan, kinds, entry, found, own) -> str:
         f"({entry.show})",
         f"{file}:{line}:{column}",
         "-- condensed " + "-" * (WIDTH - 13),
-        _wrap(mark(_plain(entry.condensed, index)), "  "),
+        _wrap(mark(plain_words(entry.condensed, index)), "  "),
         "-- full text " + "-" * (WIDTH - 13),
     ]
     current = None
-    for part, sentence in _own_sentences(item, entry.show, index, own - {entry.show}):
+    for part, sentence in own_sentences(item, entry.show, index, own - {entry.show}):
         if part != current:
             lines.append(f"  [{names.get(part, part)}]")
             current = part

@@ -14,7 +14,7 @@ import pydantic
 from rulesmith.content import model
 from rulesmith.content.items import ITEM_TYPES
 from rulesmith.content.load import UNREADABLE, SourceFile, content_files, display_path, read_file
-from rulesmith.format.reference import see, topic_of_key
+from rulesmith.format.topics import see, topic_of_key
 from rulesmith.problems import Problems, nearest
 from rulesmith.project import game_folders, site_name_hint, site_name_problem
 
@@ -164,7 +164,7 @@ def load_games(content_dir: Path, problems: Problems, skip: frozenset[str] = fro
             continue
         if not has_game_yaml:
             problems.add((str(display_path(folder / "game.yaml")), 1, 1), f"game folder '{folder.name}' has no game.yaml",
-                         "add a game.yaml with `game:`, `modules:` and `kinds:` (see `rulesmith format game`, "
+                         "add a game.yaml with `game:`, `modules:` and `kinds:` (" + see("game") + ", "
                          "or start from `rulesmith new <game-id>`)")
             continue
         game = load_game(folder, problems, content_dir)
@@ -205,7 +205,7 @@ def load_game(folder: Path, problems: Problems, root: Path, overlay: dict[Path, 
     if not info_files:
         if folder / "game.yaml" not in failed:  # else its own error says why (a bad date, a tab …)
             problems.add((str(display_path(folder / "game.yaml")), 1, 1), "game.yaml has no `game:` section",
-                         "add `game:` with id, name, data_version and sources (see `rulesmith format game`)")
+                         "add `game:` with id, name, data_version and sources (" + see("game") + ")")
         return None
     game = Game(folder=folder, info=info_files[0][2], unreadable=unreadable, invalid_ids=invalid_ids,
                 unread_text=unread_text)

@@ -12,6 +12,7 @@ import yaml
 
 from rulesmith.content import model
 from rulesmith.content.items import RESERVED_PREFIXES, all_items, name_of
+from rulesmith.format.topics import see
 from rulesmith.problems import Problems, nearest
 from rulesmith.project import templates
 from rulesmith.text.glyphs import glyph_exists
@@ -234,7 +235,7 @@ def resolve(game: Game, index: Index, problems: Problems) -> None:
             if kind == "icon":
                 if ident not in index.icons:
                     problems.add(where, f"unknown icon '{ident}'",
-                                 nearest(ident, index.icons) or "declare it under `icons:` in the game's folder (`rulesmith format icons`)")
+                                 nearest(ident, index.icons) or "declare it under `icons:` in the game's folder (" + see("icons") + ")")
                 continue
             if target not in index.targets:
                 if ident in game.invalid_ids:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import yaml
 
+from rulesmith.format.topics import see
 from rulesmith.problems import Problems
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
@@ -237,7 +238,7 @@ def read_file(path: Path, problems: Problems, root: Path | None = None, data: by
     if not isinstance(data, dict):
         kind = "a list" if isinstance(data, list) else "a single value"
         problems.add(source.where(()), f"file holds {kind}; a content file is a mapping of keys",
-                     "start with a key such as `entities:` (see `rulesmith format files`)")
+                     "start with a key such as `entities:` (" + see("files") + ")")
         return None
     source.data = data
     _parsed[(name, raw)] = source

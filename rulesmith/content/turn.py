@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rulesmith.content import model
+from rulesmith.format.topics import see
 from rulesmith.problems import Problems, nearest
 from rulesmith.values.expressions import plain
 
@@ -341,7 +342,7 @@ def _check_node(node: model.Node, states, tables, decks, has_bot: bool, problems
     used = [ref for ref in ([node.reads.row, node.reads.column] if node.reads else []) if ref and ref.startswith("state:")]
     if not has_bot and (used or node.sets or node.shows or node.draw or node.card):
         problems.add(node.where(), f"node '{node.id}' uses the bot's state or decks, but the game declares no bot",
-                     "declare `bot:` with its state, decks and turn; see `rulesmith format bot`")
+                     "declare `bot:` with its state, decks and turn; " + see("bot"))
         return
     for change in node.sets:
         _check_change(change, states, problems)

@@ -127,7 +127,7 @@ def _fontconfig(cache_dir: Path) -> dict[str, str]:
 
 
 @lru_cache(maxsize=1)
-def _layout_tools() -> bytes:
+def layout_tools() -> bytes:
     """What else decides the layout besides the DOT source: Graphviz's version and the fonts it
     measures with. Part of the cache key, so an upgrade or a new font lays every chart out again."""
     try:
@@ -152,7 +152,7 @@ def render_svg(dot: str, cache_dir: Path, *, grow: bool = True) -> bytes:
     same Graphviz and fonts: the first of CLEAR_LABEL_LAYOUTS whose edge labels are clear, else
     the first. With grow=False (a chart sized to fit a printed page), only a clear layout no
     larger than the first is taken."""
-    key = _layout_tools() + repr((CLEAR_LABEL_LAYOUTS, grow)).encode() + dot.encode()
+    key = layout_tools() + repr((CLEAR_LABEL_LAYOUTS, grow)).encode() + dot.encode()
     cached = cache_dir / f"{hashlib.sha256(key).hexdigest()[:24]}.svg"
     if cached.exists():
         return cached.read_bytes()

@@ -6,7 +6,7 @@ rules from the model's own lists, the expression functions from `values/expressi
 can say (how files, references and status work) is the prose of the topics below. The text is
 shipped with the package, printed by `rulesmith format [topic]`, published as a page of the site,
 and is `content/README.md` (a test proves the two agree). Hints in messages name a topic:
-`see(topic)`.
+`topics.see(topic)`.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from pydantic_core import PydanticUndefined
 
 from rulesmith.checks import tablerules
 from rulesmith.content import model
+from rulesmith.format import topics
 from rulesmith.problems import UsageError, nearest
 from rulesmith.values.expressions import FUNCTIONS, LIMIT, MAX_EXPONENT
 
@@ -393,29 +394,17 @@ TOPICS += (Topic("bot", "`bot`", """\
 The solo bot's state, decks and turn, what a procedure's steps read, roll, draw, set and call
 (the walker on the site plays them), and the aid entries' other options.""", _bot_models()),)
 BY_ID = {t.id: t for t in TOPICS}
-ALIASES = {"source-map": "source_map", "terms": "glossary", "game.yaml": "game", "aid": "aids",
-           "field-types": "kinds", "expressions": "examples", "ids": "references", "fidelity": "status"}
+if tuple(BY_ID) != topics.TOPICS:  # the one list of topics that hints name (format/topics.py)
+    raise RuntimeError(f"format/topics.py lists {topics.TOPICS}, the reference writes {tuple(BY_ID)}")
 
 
 def topic_of(name: str) -> Topic:
     """A topic by its id or an alias; a UsageError naming the topics otherwise."""
-    found = BY_ID.get(ALIASES.get(name, name)) or BY_ID.get(name.replace("-", "_"))
+    found = BY_ID.get(topics.ALIASES.get(name, name)) or BY_ID.get(name.replace("-", "_"))
     if found is None:
         raise UsageError(f"no format topic '{name}'",
-                         nearest(name, list(BY_ID) + list(ALIASES)) or "topics: " + ", ".join(BY_ID))
+                         nearest(name, list(BY_ID) + list(topics.ALIASES)) or "topics: " + ", ".join(BY_ID))
     return found
-
-
-def see(topic: str) -> str:
-    """A hint's pointer to one topic of the format reference."""
-    if topic not in BY_ID:
-        raise KeyError(topic)  # a hint must name a real topic
-    return f"see `rulesmith format {topic}`"
-
-
-def topic_of_key(key: object) -> str:
-    """The topic of a content file's top-level key (where a problem was found), else 'files'."""
-    return str(key) if key in BY_ID and key not in ("files", "references", "status") else "files"
 
 
 # -- rendering -------------------------------------------------------------------------------

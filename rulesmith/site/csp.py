@@ -32,6 +32,7 @@ from pathlib import Path
 
 from rulesmith.files import write_if_changed
 from rulesmith.project import NOT_FOUND, templates
+from rulesmith.site.notfound import BASE_SCRIPT, head_start
 
 POLICY = {
     "default-src": "'self'",
@@ -55,7 +56,6 @@ META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="[^"]*">'
 _SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script\s*>", re.S | re.I)
 _TYPE = re.compile(r"""\btype\s*=\s*["']?([^"'\s>]+)""", re.I)
 _SRC = re.compile(r"\bsrc\s*=", re.I)
-_HEAD = re.compile(r"<head\b[^>]*>(\s*<meta charset=[^>]*>)?", re.I)
 # Types a browser runs; any other (application/json: Material's configuration) is data.
 SCRIPT_TYPES = {"", "text/javascript", "application/javascript", "module"}
 # What a template's {{ value }} inside a script can be: a path or address within a string literal.
@@ -79,7 +79,6 @@ def theme_scripts() -> tuple[re.Pattern[str], ...]:
             for attributes, text in _SCRIPT.findall(path.read_text(encoding="utf-8")):
                 if _runs(attributes) and text.strip() and "{%" not in text and "{#" not in text:
                     found.add(r"\s*".join(_holes(line.strip()) for line in text.strip().splitlines()))
-    from rulesmith.site.notfound import BASE_SCRIPT  # here: notfound places its script with head_start()
 
     base = BASE_SCRIPT[BASE_SCRIPT.index(">") + 1:BASE_SCRIPT.rindex("</script>")]
     before, _, after = base.partition("{root}")
@@ -126,13 +125,6 @@ def policy(html: str, *, base: bool = False) -> str:
     if base:
         directives["base-uri"] = "'self'"
     return "; ".join(f"{name} {value}" for name, value in directives.items())
-
-
-def head_start(html: str) -> int | None:
-    """Where what must come before any script goes in a page: the start of <head>, after the
-    charset (which a browser looks for in the first 1,024 bytes)."""
-    head = _HEAD.search(html)
-    return head.end() if head else None
 
 
 def with_policy(html: str, *, base: bool = False) -> str:

@@ -17,13 +17,23 @@ from typing import TYPE_CHECKING
 
 from rulesmith.files import write_if_changed
 from rulesmith.project import NOT_FOUND
-from rulesmith.site.csp import head_start
 
 if TYPE_CHECKING:
     from pathlib import Path
 
 BASE_SCRIPT = ('<script id="rs-base">document.write(\'<base href="\' + (location.protocol === "file:" ? '
                'location.href.replace(/[^/]*([?#].*)?$/, "") : {root}) + \'">\');</script>')
+
+
+_HEAD = re.compile(r"<head\b[^>]*>(\s*<meta charset=[^>]*>)?", re.I)
+
+
+def head_start(html: str) -> int | None:
+    """Where what must come before any script goes in a page: the start of <head>, after the
+    charset (which a browser looks for in the first 1,024 bytes). The 404 page's base script
+    and every page's Content-Security-Policy (site/csp.py) go there."""
+    head = _HEAD.search(html)
+    return head.end() if head else None
 
 
 def portable(html: str) -> str:
