@@ -38,7 +38,7 @@ def test_no_module_takes_another_modules_private_names():
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("rulesmith"):
                 for alias in node.names:
-                    if alias.name.startswith("_") and node.module != name:
+                    if alias.name.startswith("_") and not alias.name.startswith("__") and node.module != name:
                         found.append(f"{name}: from {node.module} import {alias.name}")
                     if f"{node.module}.{alias.name}" in modules:
                         aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"

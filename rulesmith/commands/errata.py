@@ -207,7 +207,7 @@ def add_erratum(content_dir: Path, game_id: str, target: str, field: str, new_va
     if game is None or index is None:
         raise ErrataError(f"game '{game_id}' does not load; fix these first", before.sorted())
 
-    key = _resolve_target(index, target, game_id)
+    key = resolve_target(index, target, game_id)
     field, slot = _resolve_field(game, index, key, field)
     path, old = _value_path(slot, key, field)
     new = _typed(new_value, slot.type, field)
@@ -287,7 +287,7 @@ def write_checked(content_dir: Path, folder: Path, changes: dict[Path, bytes], t
     return game, index
 
 
-def _resolve_target(index: Index, target: str, game_id: str) -> str:
+def resolve_target(index: Index, target: str, game_id: str) -> str:
     """kind:id, or a bare id that names exactly one item of the game."""
     if ":" in target:
         if target in index.targets:

@@ -19,7 +19,7 @@ from pathlib import Path
 from rulesmith.commands.errata import (
     ErrataError,
     RefusingParser,
-    _resolve_target,
+    resolve_target,
     add_source_arguments,
     check_one_game,
     game_folder,
@@ -110,7 +110,7 @@ def add_ruling(content_dir: Path, game_id: str, items: list[str], *, question: s
         raise RulingError(f"game '{game_id}' does not check clean", before.sorted(),
                           hint="fix these first (`rulesmith check`), then record the ruling")
     try:
-        about = list(dict.fromkeys(_resolve_target(index, item, game_id) for item in items))
+        about = list(dict.fromkeys(resolve_target(index, item, game_id) for item in items))
     except ErrataError as error:
         raise RulingError(str(error), hint=error.hint) from None
     if any(key.startswith(("ruling:", "module:")) for key in about):
