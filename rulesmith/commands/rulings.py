@@ -19,11 +19,11 @@ from pathlib import Path
 from rulesmith.commands.errata import (
     ErrataError,
     RefusingParser,
-    resolve_target,
     add_source_arguments,
     check_one_game,
     game_folder,
     parse_date,
+    resolve_target,
     write_checked,
 )
 from rulesmith.content import model
