@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -12,6 +13,8 @@ from rulesmith.content.link import Index, build_index, resolve
 from rulesmith.format.topics import see
 from rulesmith.problems import ContentError, Problems
 from rulesmith.project import game_folders
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     import datetime
@@ -69,12 +72,15 @@ def check_content(content_dir: Path, today: datetime.date | None = None,
     ids: dict[str, Game] = {}
     for folder in game_folders(content_dir):
         if folder.name in reused:
+            log.debug("check %s: kept from the last check (its files, rulebook texts, the software and the date as before)",
+                      folder.name)
             known = reused[folder.name]
             checked.append(known)
             problems.warnings += known.warnings
             game = known.game
         elif folder.name in fresh:
             game = fresh[folder.name]
+            log.debug("check %s: read and checked", game.id)
             digest = game_inputs(game, today, software) if kept is not None else ""
             errors, before = len(problems.items), len(problems.warnings)
             index = build_index(game, problems)

@@ -39,6 +39,8 @@ from rulesmith.files import write_atomic
 from rulesmith.problems import ContentError, Problem
 from rulesmith.project import project_of_content, templates
 
+log = logging.getLogger(__name__)
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -350,11 +352,14 @@ def render_all(jobs: list[Job], cache: Path, workers: int = WORKERS,
     for job in jobs:
         hit = _cached(job, cache)
         if hit is not None:
+            log.debug("aid %s: from the cache (%s)", job.path, "its inputs are as before: no HTML made" if job.known
+                      else "its HTML is as before: not laid out again")
             results[job.path] = hit
         elif job.known:  # found by its inputs a moment ago, gone now: another build is pruning the cache
             raise AidError([Problem(str(cache), 1, 1, f"{job.path}: its cached PDF was removed during the build",
                                     "build again")])
         else:
+            log.debug("aid %s: laid out (its HTML changed, or it was never made)", job.path)
             todo.append(job)
     problems, outcomes = [], []
     tell = progress or (lambda _done, _total, _path: None)

@@ -29,11 +29,14 @@ import contextlib
 import datetime
 import hashlib
 import json
+import logging
 from pathlib import Path
 
 from rulesmith import fingerprint
 from rulesmith.files import write_atomic
 from rulesmith.project import game_folders
+
+log = logging.getLogger(__name__)
 
 FORMAT = 2  # of the cache file; a file of another format is not read
 FILE_NAME = "check.json"
@@ -90,6 +93,8 @@ class CheckCache:
         """The stored answer, when every input is as it was; else None."""
         entry = self.entry
         if entry.get("key") != self.key or not _unchanged(entry.get("extra")):
+            log.debug("check: no kept answer for the whole content (%s)", "something it read changed"
+                      if entry else "none kept yet")
             return None
         result = entry.get("result")
         shape = {"games": int, "summary": str, "warnings": list, "notes": list}
@@ -109,6 +114,7 @@ class CheckCache:
                 continue
             if answer["key"] == self.game_key(folder.name) and _unchanged(answer["extra"]):
                 found[folder.name] = answer
+        log.debug("check: kept answers of %s", ", ".join(found) or "no game (each changed since its last check)")
         return found
 
     def store(self, result: dict, games: dict[str, dict]) -> None:

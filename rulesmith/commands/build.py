@@ -85,15 +85,19 @@ def _cpu_seconds() -> float:
 
 def sync_tree(target: Path, files: dict[str, bytes]) -> None:
     """Make `target` hold exactly `files` (relative path -> bytes), touching only what changed."""
-    for rel, data in files.items():
-        write_if_changed(target / rel, data)
+    written = [rel for rel, data in files.items() if write_if_changed(target / rel, data)]
     wanted = {target / rel for rel in files}
+    removed = 0
     if target.exists():
         for path in sorted(target.rglob("*"), reverse=True):
             if path.is_file() and path not in wanted:
                 path.unlink()
+                removed += 1
             elif path.is_dir() and not any(path.iterdir()):
                 path.rmdir()
+    log.debug("generated pages in %s: %d written (%s), %d unchanged, %d removed", target, len(written),
+              ", ".join(written[:6]) + (" …" if len(written) > 6 else "") if written else "none",
+              len(files) - len(written), removed)
 
 
 # The site's own styles and scripts are each served as one file, their parts (templates/site/assets)
@@ -207,6 +211,7 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
             _build_site(engine, config, site, [c.game for c in checked], incremental=incremental, cache=cache)
     if not current:
         _remember_site(work, site, inputs)
+    log.debug("%s build: %s", engine, why_rebuilt(record, inputs))
     if not quiet:
         log.info("  %s", f"the site is unchanged: {engine} was not run" if current else
                  "changed pages only (the navigation, configuration, templates and files are as before)"
@@ -317,24 +322,47 @@ def _kept_pdfs(work: Path, games: set[str]) -> tuple[dict[str, bytes], list[dict
     return aids, downloads
 
 
-def _site_inputs(docs: Path, config: Path, engine: str) -> dict[str, str]:
-    """Digests of what the engine builds the site from. "all": the generated pages, PDFs and
-    assets, the configuration (navigation included), the engine, the site templates and the theme
-    overrides and the versions of Rulesmith and the engine, and Rulesmith's own code. "frame":
-    the same but for the bytes of the generated files (only their names) and the code: what every
-    page shows or is laid out by, so that a change in it rebuilds every page."""
-    frame = hashlib.sha256(b"\0".join([engine.encode(), config.read_bytes(), _engine_versions(engine).encode()]))
+def _site_inputs(docs: Path, config: Path, engine: str) -> dict:
+    """Digests of what the engine builds the site from, by part, so that a build can say what
+    changed: the configuration (navigation included), the engine and its versions, the site
+    templates and theme overrides, Rulesmith's own code, the names of the generated files, and
+    each generated file (page, PDF, asset). "frame" is every part but the files' bytes and the
+    code: what every page shows or is laid out by, so that a change in it rebuilds every page;
+    "all" is every part."""
+    templates_digest = hashlib.sha256()
     for path in sorted(p for folder in ("site", "theme") for p in TEMPLATES.joinpath(folder).rglob("*") if p.is_file()):
-        frame.update(str(path.relative_to(TEMPLATES)).encode() + b"\0" + path.read_bytes() + b"\0")
-    every = frame.copy()
+        templates_digest.update(str(path.relative_to(TEMPLATES)).encode() + b"\0" + path.read_bytes() + b"\0")
+    files = {str(path.relative_to(docs)): hashlib.sha256(path.read_bytes()).hexdigest()
+             for path in sorted(p for p in docs.rglob("*") if p.is_file())}
+    parts = {
+        "the configuration": hashlib.sha256(config.read_bytes()).hexdigest(),
+        "the engine": hashlib.sha256(f"{engine} {_engine_versions(engine)}".encode()).hexdigest(),
+        "the site templates": templates_digest.hexdigest(),
+        "the list of files": hashlib.sha256("\0".join(files).encode()).hexdigest(),
+    }
+    frame = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
     # Rulesmith's own code too: what finish_site writes into every page (the search index, the
     # pages' policy) changes with it, though no generated page does.
-    every.update(fingerprint.software_digest().encode())
-    for path in sorted(p for p in docs.rglob("*") if p.is_file()):
-        name = str(path.relative_to(docs)).encode()
-        frame.update(name + b"\0")
-        every.update(name + b"\0" + path.read_bytes() + b"\0")
-    return {"all": every.hexdigest(), "frame": frame.hexdigest()}
+    every = hashlib.sha256(json.dumps([frame, fingerprint.software_digest(), files], sort_keys=True).encode()).hexdigest()
+    return {"all": every, "frame": frame, "parts": parts, "files": files}
+
+
+def why_rebuilt(record: dict | None, inputs: dict) -> str:
+    """What the engine is run for, in a reader's words: nothing, some pages (which), or every page
+    (because of what)."""
+    if record is None:
+        return "every page: no site of an earlier build to start from"
+    if record.get("inputs") == inputs["all"]:
+        return "nothing: the site is as its last build made it"
+    changed = [name for name, digest in inputs["parts"].items() if record.get("parts", {}).get(name) != digest]
+    if changed:
+        return "every page: " + ", ".join(changed) + " changed"
+    before = record.get("pages", {})
+    pages = [name for name, digest in inputs["files"].items() if before.get(name) != digest]
+    if not pages:
+        return "what Rulesmith writes into every page: its code changed"
+    shown = ", ".join(pages[:8]) + (f" and {len(pages) - 8} more" if len(pages) > 8 else "")
+    return f"{len(pages)} changed file(s): {shown}"
 
 
 def _engine_versions(engine: str) -> str:
@@ -367,8 +395,9 @@ def _site_record(work: Path, site: Path) -> dict | None:
     return None
 
 
-def _remember_site(work: Path, site: Path, inputs: dict[str, str]) -> None:
-    record = {"site": str(site), "inputs": inputs["all"], "frame": inputs["frame"], "files": _site_files(site)}
+def _remember_site(work: Path, site: Path, inputs: dict) -> None:
+    record = {"site": str(site), "inputs": inputs["all"], "frame": inputs["frame"], "parts": inputs["parts"],
+              "pages": inputs["files"], "files": _site_files(site)}
     write_atomic(work / SITE_RECORD, json.dumps(record).encode())
 
 

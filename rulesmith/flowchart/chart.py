@@ -10,6 +10,7 @@ import hashlib
 import html
 import itertools
 import json
+import logging
 import os
 import re
 import shutil
@@ -32,6 +33,8 @@ from rulesmith.text.references import plain_text
 if TYPE_CHECKING:
     from rulesmith.content import model
     from rulesmith.content.link import Index
+
+log = logging.getLogger(__name__)
 
 TEMPLATES = templates()
 WRAP = 34
@@ -155,7 +158,9 @@ def render_svg(dot: str, cache_dir: Path, *, grow: bool = True) -> bytes:
     key = layout_tools() + repr((CLEAR_LABEL_LAYOUTS, grow)).encode() + dot.encode()
     cached = cache_dir / f"{hashlib.sha256(key).hexdigest()[:24]}.svg"
     if cached.exists():
+        log.debug("flowchart %s: from the cache (the same DOT, Graphviz and fonts laid out before)", _title(dot))
         return cached.read_bytes()
+    log.debug("flowchart %s: laid out by Graphviz (no chart of this DOT, Graphviz and fonts in the cache)", _title(dot))
     if shutil.which("dot") is None:
         raise GraphvizError("Graphviz `dot` not found; install it with `apt-get install graphviz` "
                             "(./scripts/build does this)")
@@ -173,6 +178,12 @@ def render_svg(dot: str, cache_dir: Path, *, grow: bool = True) -> bytes:
                 break
     write_atomic(cached, svg)
     return svg
+
+
+def _title(dot: str) -> str:
+    """The chart's name for a log line: its graph's label, else its id."""
+    found = re.search(r'^\s*(?:label|id)="([^"]*)"', dot, re.M) or re.search(r"digraph\s+\"?([\w-]+)", dot)
+    return found.group(1) if found else "(unnamed)"
 
 
 _SIZE = re.compile(r'<svg\b[^>]*?width="([\d.]+)pt"[^>]*?height="([\d.]+)pt"', re.S)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import importlib.util
+import logging
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -33,6 +34,8 @@ from pathlib import Path
 from rulesmith.files import write_if_changed
 from rulesmith.project import NOT_FOUND, templates
 from rulesmith.site.notfound import BASE_SCRIPT, head_start
+
+log = logging.getLogger(__name__)
 
 POLICY = {
     "default-src": "'self'",
@@ -147,7 +150,9 @@ def allowing(html: str, scripts: list[str]) -> str:
 def write_policies(site: Path) -> None:
     """Every page of a built site with its policy (the standalone chart SVGs cannot carry one:
     a <meta> policy is HTML's; they hold no script)."""
+    written = 0
     for path in site.rglob("*.html"):
         html = path.read_text(encoding="utf-8")
         page = with_policy(html, base=path.relative_to(site).as_posix() in BASE_PAGES)
-        write_if_changed(path, page.encode("utf-8"))
+        written += write_if_changed(path, page.encode("utf-8"))
+    log.debug("content security policy: written into %d page(s), the others already had theirs", written)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import logging
 import os
 import sys
 from pathlib import Path
@@ -28,6 +29,8 @@ from pathlib import Path
 import fontTools
 
 from rulesmith.files import write_atomic
+
+log = logging.getLogger(__name__)
 
 # The characters of nearly every page: Basic Latin, Latin-1, general punctuation, the euro, arrows
 # (→), the minus and ≤ ≥. Each face's main file holds them; every page that uses the face loads it.
@@ -106,11 +109,14 @@ def woff2_subset(otf_path: Path, suffix: str, project_cache: Path) -> bytes:
     name = otf_path.stem + suffix
     prebuilt = otf_path.parent.parent / PREBUILT / f"{name}.woff2"
     if _prebuilt_keys(otf_path.parent).get(name) == key and prebuilt.is_file():
+        log.debug("web font %s: shipped prebuilt", name)
         return prebuilt.read_bytes()
     for folder in (user_cache(), project_cache):
         cached = folder / f"{key}.woff2"
         if cached.is_file():
+            log.debug("web font %s: from the cache in %s", name, folder)
             return cached.read_bytes()
+    log.debug("web font %s: subset made (no prebuilt or cached subset of this font, ranges and tools)", name)
     data = make_subset(otf, unicodes)
     for folder in (user_cache(), project_cache):
         try:

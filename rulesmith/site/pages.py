@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import os
 import re
 from dataclasses import dataclass, field
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
     from rulesmith.pipeline import Checked
 
 TEMPLATES = templates()
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -546,7 +548,9 @@ def game_pages(env: jinja2.Environment, checked: Checked, downloads: list[dict],
     else:
         with contextlib.suppress(OSError):
             os.utime(stored)  # last used now: the entries kept are the ones used last
+        log.debug("pages of %s: from the cache (its files, the software, its downloads and charts as before)", game.id)
         return found
+    log.debug("pages of %s: rendered (its files, the software, its downloads or its charts changed)", game.id)
     site = render_game(env, checked, downloads, charts)
     try:
         write_atomic(stored, json.dumps({"pages": [[p.path, p.text] for p in site.pages], "nav": site.nav},

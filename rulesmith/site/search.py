@@ -16,6 +16,7 @@ data to search.js, so that search works from disk (file://), where a page may no
 from __future__ import annotations
 
 import json
+import logging
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -25,6 +26,8 @@ from typing import TYPE_CHECKING
 
 from rulesmith.files import write_if_changed
 from rulesmith.project import FORMAT, NOT_FOUND, SEARCH, SITE_SEARCH
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -248,7 +251,8 @@ def write_search(site: Path, games: list[tuple[str, str]]) -> None:
     listed = []
     for game_id, name in games:
         data = script(game_index(site, game_id, game_id, name))
-        write_if_changed(site / FOLDER / f"{game_id}.js", data)
+        written = write_if_changed(site / FOLDER / f"{game_id}.js", data)
+        log.debug("search index of %s: %d bytes, %s", game_id, len(data), "written" if written else "unchanged")
         listed.append({"id": game_id, "name": name, "bytes": len(data)})
     own = game_index(site, "", SITE, "")
     own["games"] = listed
