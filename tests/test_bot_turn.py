@@ -690,9 +690,44 @@ def test_chance_on_the_phone_and_at_the_table(chance_site, browser, page):
     page.reload()
     assert shown(page)["drawnText"] == s["drawnText"]
     click(page, "Done")
+    click(page, "Done")  # how often the bot acts: a table answer by the state alone
     # the call: entered, where it is, returned from
     click(page, "Run: " + t.procedures["act"].title)
     assert shown(page)["where"] == f"{t.procedures['turn'].title} › {t.procedures['act'].title}, step 1"
     click(page, "Done")
     click(page, "Back to " + t.procedures["turn"].title)
-    assert shown(page)["where"] == f"{t.procedures['turn'].title}, step {t.number('turn', 'done')}"
+    assert shown(page)["where"] == f"{t.procedures['turn'].title}, step {t.number('turn', 'enough')}"
+
+
+def test_a_tally_over_a_call_counts_each_call_once(chance_site, page):
+    """The count a question keeps of a step that calls a procedure ("Times the bot acted this turn:
+    1 of 2") goes up once a call, when the call is entered, and not again when it returns (issue 35:
+    the page said "2 of 2" after one); a reload keeps it (the answers are replayed)."""
+    game = next(c for c in check_content(CHANCE)).game
+    titles = {p.id: p.title for p in game.procedures}
+    nodes = {n.id: n for n in next(p for p in game.procedures if p.id == "turn").nodes}
+    tally = nodes["enough"].tally
+    assert tally is not None and nodes[tally.node].call is not None and tally.of == "how-often"
+    state = {"level": "hard", "round": "1"}
+    target = turn.lookup(next(tb for tb in game.tables if tb.id == "acts"), nodes["how-often"], {"level": "hard"})
+    assert target == "2"
+    page.goto((chance_site / game.id / "bot-turn.html").as_uri()
+              + "#bot&state=" + ",".join(f"{k}:{v}" for k, v in state.items()) + f"&seed={SEED}&log=")
+    click(page, "Start")
+    for answer in ("6", "Done", "Drawn at the table", "Done", "1", "Done", "Drawn at the table", "Done", "Done"):
+        click(page, answer)  # rolled and drawn at the table, to the step that calls
+    counted = []
+    for time in (1, 2):
+        click(page, "Run: " + titles["act"])
+        click(page, "Done")
+        click(page, "Back to " + titles["turn"])
+        shown_tally = page.locator(".rs-bot__view .rs-bot__tally")
+        counted.append((shown_tally.get_attribute("data-count"), shown_tally.inner_text()))
+        if time == 1:
+            page.reload()
+            reloaded = page.locator(".rs-bot__view .rs-bot__tally")
+            assert (reloaded.get_attribute("data-count"), reloaded.inner_text()) == counted[-1]
+            click(page, "No")
+    assert counted == [(str(n), f"{tally.label}: {n} of {target}.") for n in (1, 2)]
+    click(page, "Yes")
+    assert shown(page)["where"] == f"{titles['turn']}, step {list(nodes).index('done') + 1}"

@@ -46,9 +46,9 @@ def test_statecraft_pages_exist(built):
 
 
 def test_a_page_loads_the_walker_and_bot_turn_scripts_only_when_it_has_one(built):
-    """walker.js with every page that has a walker, botturn.js with every Bot turn page, place.js
-    (which both use) with either, none with any other page (Lighthouse counts a script a page does
-    not use: issue 29)."""
+    """walker.js with every page that has a walker, botturn.js with every Bot turn page, walking.js
+    (the place in the history and the procedure interpreter, which both use) with either, none with
+    any other page (Lighthouse counts a script a page does not use: issue 29)."""
     site, checked = built
     wrong, walkers, bots = [], 0, 0
     for path in sorted(site.rglob("*.html")):
@@ -57,7 +57,7 @@ def test_a_page_loads_the_walker_and_bot_turn_scripts_only_when_it_has_one(built
         walker, bot = 'class="rs-walker"' in html, 'class="rs-bot"' in html
         walkers, bots = walkers + walker, bots + bot
         if ("walker.js" in scripts) != walker or ("botturn.js" in scripts) != bot or "site.js" not in scripts \
-                or ("place.js" in scripts) != (walker or bot):
+                or ("walking.js" in scripts) != (walker or bot):
             wrong.append(f"{path.relative_to(site)}: {scripts}")
     procedures = sum(len(c.game.procedures) for c in checked)
     assert walkers >= procedures and bots == sum(1 for c in checked if c.game.procedures)

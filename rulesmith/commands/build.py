@@ -104,9 +104,11 @@ def sync_tree(target: Path, files: dict[str, bytes]) -> None:
 # in this order: a phone's first page makes two requests for them, not eight (Lighthouse, issue 29).
 # The stylesheet opens with the fonts' @font-face rules (site/fonts.py).
 BUNDLES = {f"{ASSETS}/site.css": ["rulesmith.css", "walker.css", "botturn.css"],
-           f"{ASSETS}/site.js": ["search.js", "rulesmith.js", "offline.js"]}
-# place.js, walker.js and botturn.js are served as they are, to the pages that have a walker or the
-# Bot turn companion only (templates/theme/main.html): a page does not load a script it does not use.
+           f"{ASSETS}/site.js": ["search.js", "rulesmith.js", "offline.js"],
+           f"{ASSETS}/walking.js": ["place.js", "procedure.js"]}
+# walking.js (the place in the history and the procedure interpreter, which both use), walker.js and
+# botturn.js go to the pages that have a walker or the Bot turn companion only
+# (templates/theme/main.html): a page does not load a script it does not use.
 WEB_FONTS = f"{ASSETS}/fonts"  # the site's web fonts: the stylesheet's @font-face rules and each chart's file use them
 
 
