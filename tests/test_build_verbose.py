@@ -7,7 +7,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import rulesmith_here
 
 FIXTURE = Path(__file__).parent / "fixtures" / "site"

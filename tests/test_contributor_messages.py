@@ -74,7 +74,7 @@ def test_the_check_says_which_items_name_no_module(tmp_path):
     result = rulesmith("check", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[1] == ("note: mini: 1 item names no module (symbol:star): it applies with every "
-                                             "module (`rulesmith format modules`)")
+                                             "module (see `rulesmith format modules`)")
 
 
 def test_a_subsection_belongs_to_its_sections_module_and_terms_are_not_counted(tmp_path):
@@ -86,7 +86,7 @@ def test_a_subsection_belongs_to_its_sections_module_and_terms_are_not_counted(t
     result = rulesmith("check", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[1] == ("note: mini: 1 item names no module (rule:loose): it applies with every "
-                                             "module (`rulesmith format modules`)")
+                                             "module (see `rulesmith format modules`)")
     game = check_content(content)[0].game
     assert game.module_of(game.sections[0].sections[0]) == "base"
 

@@ -14,6 +14,7 @@ from conftest import rulesmith_here
 from rulesmith.checks import tablerules
 from rulesmith.content import model
 from rulesmith.format import reference as formatref
+from rulesmith.format import topics
 from rulesmith.values import expressions
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -96,11 +97,11 @@ def test_every_example_is_valid_content(topic):
 def test_every_topic_named_in_a_hint_exists():
     """`see(topic)` refuses a topic that does not exist; every `rulesmith format X` in the package names one."""
     with pytest.raises(KeyError):
-        formatref.see("nonsense")
+        topics.see("nonsense")
     named = set()
     for path in [*(ROOT / "rulesmith").rglob("*.py"), *(ROOT / "templates").rglob("*.yaml")]:
         named |= set(re.findall(r"rulesmith format ([a-z_-]+)", path.read_text(encoding="utf-8")))
-    assert sorted(n for n in named if n not in formatref.BY_ID and n not in formatref.ALIASES) == []
+    assert sorted(n for n in named if n not in formatref.BY_ID and n not in topics.ALIASES) == []
     stale = [str(p.relative_to(ROOT)) for p in (ROOT / "rulesmith").rglob("*.py")
              if "see content/README.md" in p.read_text(encoding="utf-8")]
     assert stale == []

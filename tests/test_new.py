@@ -14,6 +14,7 @@ from conftest import rulesmith_here
 
 from rulesmith.checks.source_map import coverage
 from rulesmith.format import reference as formatref
+from rulesmith.format import topics
 from rulesmith.pipeline import check_content
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ def test_every_part_has_a_comment_naming_its_topic(made):
             while above and above[-1].startswith("#"):
                 comment.insert(0, above.pop())
             comment = " ".join(comment)
-            assert f"rulesmith format {formatref.topic_of_key(key)}" in comment, (path.name, key, comment)
+            assert f"rulesmith format {topics.topic_of_key(key)}" in comment, (path.name, key, comment)
         for topic in re.findall(r"rulesmith format ([a-z_]+)", "\n".join(lines)):
             assert topic in formatref.BY_ID, (path.name, topic)
 
