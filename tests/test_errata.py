@@ -17,7 +17,8 @@ from conftest import GAMES
 
 from rulesmith import cli
 from rulesmith.commands.build import build
-from rulesmith.commands.errata import ErrataError, add_erratum, flow_scalar
+from rulesmith.commands.errata import ErrataError, add_erratum
+from rulesmith.content.yamledit import flow_scalar
 from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
 from rulesmith.text.placed import unplaced
@@ -630,7 +631,7 @@ def test_an_aid_is_stamped_only_by_the_errata_that_change_it(capsys, content, tm
 # ---------------------------------------------------------------- the real content
 
 def _clean_real_games() -> list[str]:
-    from rulesmith.commands.errata import check_one_game
+    from rulesmith.commands.records import check_one_game
 
     content = ROOT / "content"
     return [folder.name for folder in sorted(content.iterdir()) if (folder / "game.yaml").is_file()

@@ -14,7 +14,7 @@ from markupsafe import Markup
 from rulesmith.aids.charts import text_lines
 from rulesmith.aids.pagerefs import page_mention
 from rulesmith.content import affects, model
-from rulesmith.content.items import all_items
+from rulesmith.content.items import TABLE, all_items, page_item
 from rulesmith.site import layout
 from rulesmith.site.pages import PageContext
 from rulesmith.text.references import Output, icon_html
@@ -104,7 +104,7 @@ class AidContext(PageContext):
     def page_example(self) -> tuple[str, str] | None:
         """(name, anchor) of something on this aid, for the legend's example of a page reference:
         the first table on it, else its first item (in the registry's order)."""
-        for _type, key, _item in sorted(all_items(self.game), key=lambda found: found[0].prefix != "table"):
+        for _type, key, _item in sorted(all_items(self.game), key=lambda found: found[0] is not TABLE):
             if key in self.anchors:
                 return self.index.name(key), self.anchor(key)
         return None
@@ -118,10 +118,8 @@ class AidContext(PageContext):
         page, anchor = layout.page_of(self.game, key)
         if self.site_url:
             return self.site_url + page.removesuffix(".md") + ".html" + (f"#{anchor}" if anchor else "")
-        kind, _, ident = key.partition(":")
-        if kind == "rule" and self.game.section_pages[ident] != ident:
-            return f"{self.index.name('rule:' + self.game.section_pages[ident])} › {self.index.name(key)}"
-        return self.index.name(key)
+        host = page_item(self.game, key)  # a subsection is read on its section's page
+        return f"{self.index.name(host)} › {self.index.name(key)}" if host != key else self.index.name(key)
 
     def kind_of(self, entity: model.Entity) -> model.Kind:
         return self.game.kind_of(entity)

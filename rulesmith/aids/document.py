@@ -54,8 +54,7 @@ def changelog_qr(checked: Checked, site_url: str) -> tuple[str, Markup] | None:
 
     if not site_url:
         return None
-    address = site_url.rstrip("/") + "/" + layout.page_of(checked.game, "erratum:x")[0] \
-        .removesuffix(".md") + ".html"
+    address = site_url.rstrip("/") + "/" + layout.shared_page(checked.game.id, "erratum").removesuffix(".md") + ".html"
     if not https_url(address):
         return None
     svg = segno.make(address, error="m", micro=False).svg_inline(scale=0.5, border=2, unit="mm")

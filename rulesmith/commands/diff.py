@@ -2,9 +2,10 @@
 
 The content tree at the revision is taken from git (`git archive`) into a temporary folder and
 both trees are loaded by the pipeline (checked when they check clean, else only loaded, so an
-old revision with problems can still be compared). Every item (entity, table, procedure,
-section, example, term, gap, module, kind) is flattened to `path → value` and compared:
-added, removed, renamed (same id, new name) and every changed value, old → new, grouped by game.
+old revision with problems can still be compared). Every item of the item registry
+(content/items.py: its kinds and labels) is flattened to `path → value` and compared: added,
+removed, renamed (same id, new name) and every changed value, old → new, grouped by game; the
+records of the changelog (errata, rulings) are compared record by record.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulesmith.content.game import Game, load_games
-from rulesmith.content.items import ITEM_TYPES, all_items, name_of
+from rulesmith.content.items import ENTITY, GAME, ITEM_TYPES, PROCEDURE, TABLE, all_items, label_of, name_of
 from rulesmith.pipeline import check_content
 from rulesmith.problems import RESULTS, ContentError, Problems, RulesmithError, printable
 from rulesmith.text.escape import markdown_inline as escape_inline
@@ -30,10 +31,11 @@ from rulesmith.values.expressions import plain
 
 if TYPE_CHECKING:
     from rulesmith.content import model
+    from rulesmith.content.items import KeyType
 
 log = logging.getLogger(__name__)
 
-NAME_FIELDS = tuple(sorted({t.name_field for t in ITEM_TYPES if t.prefix not in ("erratum", "ruling")}))  # what "renamed" means for each type of item
+NAME_FIELDS = tuple(sorted({t.name_field for t in ITEM_TYPES if not t.is_record}))  # what "renamed" means for each type of item
 
 
 class DiffError(RulesmithError):
@@ -43,6 +45,7 @@ class DiffError(RulesmithError):
 
 @dataclass
 class Item:
+    key_type: KeyType  # of the item registry: its key's type (the game's own is GAME)
     key: str  # kind:id
     label: str  # "Country card", "Table" …
     name: str
@@ -185,29 +188,26 @@ def diff_revision(content: Path, revision: str) -> tuple[list[GameDiff], list[st
 def snapshot(game: Game) -> Snapshot:
     """Every item of a game flattened to field paths, labelled as readers know it."""
     items: dict[str, Item] = {}
-    kind_names = {k.id: k.name for k in game.kinds}
 
-    def add(key: str, label: str, name: str, values: dict, titles: dict | None = None, rows=None) -> None:
-        items[key] = Item(key, label, name, values, titles or {}, rows or {})
+    def add(key_type: KeyType, key: str, label: str, name: str, values: dict, titles: dict | None = None,
+            rows=None) -> None:
+        items[key] = Item(key_type, key, label, name, values, titles or {}, rows or {})
 
-    add(f"game:{game.id}", "Game", game.info.name, flatten(game.info.model_dump(by_alias=True)))
+    add(GAME, f"{GAME.prefix}:{game.id}", GAME.label, game.info.name, flatten(game.info.model_dump(by_alias=True)))
     for item_type, key, item in all_items(game):
-        if item_type.prefix in ("erratum", "ruling"):
+        if item_type.is_record:
             continue  # errata and rulings are the changelog itself, compared record by record
-        exclude = {"sections"} if item_type.prefix == "rule" else {"rows"} if item_type.prefix == "table" else None
-        values = flatten(item.model_dump(by_alias=True, exclude=exclude))
-        label = item_type.label
+        values = flatten(item.model_dump(by_alias=True, exclude=set(item_type.compared_apart) or None))
         titles: dict[str, str] = {}
         rows: dict[str, dict] = {}
-        if item_type.prefix == "entity":
-            label = kind_names.get(item.kind, item.kind or item_type.label)
+        if item_type is ENTITY:
             kind = game.kind(item.kind) if item.kind else None
             titles = {f"fields.{spec.id}": spec.name for spec in (kind.fields if kind else [])}
-        elif item_type.prefix == "table":
+        elif item_type is TABLE:
             titles, rows = _table_cells(item, values)
-        elif item_type.prefix == "procedure":  # readers know steps by number, as in the flowchart
+        elif item_type is PROCEDURE:  # readers know steps by number, as in the flowchart
             titles = {f"nodes.{n.id}.text": f"step {number}" for number, n in enumerate(item.nodes, start=1)}
-        add(key, label, name_of(item_type, item), values, titles, rows)
+        add(item_type, key, label_of(game, item_type, item), name_of(item_type, item), values, titles, rows)
     return Snapshot(game.id, game.info.name, items, {e.id: e for e in game.errata}, {r.id: r for r in game.rulings})
 
 
@@ -279,7 +279,7 @@ def diff_snapshots(old: dict[str, Snapshot], new: dict[str, Snapshot]) -> list[G
                 continue  # a game id of neither: not reached (the ids come from the two dicts)
             diff = GameDiff(game_id, shown.name, status)
             items = shown.items.values()
-            diff.items = [ItemDiff(status, i.key, i.label, i.name) for i in items if not i.key.startswith("game:")]
+            diff.items = [ItemDiff(status, i.key, i.label, i.name) for i in items if i.key_type is not GAME]
             if after is not None:
                 diff.errata_added = list(after.errata.values())
                 diff.rulings_added = list(after.rulings.values())

@@ -2,53 +2,46 @@
 
 As `errata add` does, it writes in place: the record is appended to `content/<game>/rulings.yaml`
 (created if missing) and, with `--supersedes r3`, `superseded_by: <new id>` is set on r3 where
-it is written; comments and formatting stay as they were. The game is checked with the new
-files before they replace the old ones (errata.write_checked); if the check or the writing fails,
-no file is changed: a ruling is recorded whole or not at all.
+it is written; comments and formatting stay as they were. The record is made as every record is
+(commands/records.py): the game is checked with the new files before they replace the old ones;
+if the check or the writing fails, no file is changed: a ruling is recorded whole or not at all.
 """
 
 from __future__ import annotations
 
 import datetime
-import os
-import re
 import typing
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulesmith.commands.errata import (
-    ErrataError,
+from rulesmith.commands.records import (
+    RULING,
+    Recorded,
+    Recording,
     RefusingParser,
+    RulingError,
     add_source_arguments,
-    check_one_game,
-    game_folder,
     parse_date,
-    resolve_target,
-    write_checked,
 )
 from rulesmith.content import model
+from rulesmith.content.items import MODULE, key_type
 from rulesmith.content.load import display_path
 from rulesmith.content.model import RulingSource
-from rulesmith.content.yamledit import append_record, set_key
+from rulesmith.content.yamledit import set_key
 from rulesmith.problems import RESULTS, nearest
+
+if typing.TYPE_CHECKING:
+    from rulesmith.problems import Problems
 
 SOURCE_KINDS = typing.get_args(RulingSource.model_fields["kind"].annotation)
 
 
-class RulingError(ErrataError):
-    """The ruling cannot be recorded; nothing was changed."""
-
-    command = "rulesmith ruling add --help"
-
-
 @dataclass
-class Recorded:
-    ruling_id: str
-    date: datetime.date
+class RulingAdded:
+    """What `add_ruling` recorded: the record (records.Recorded), and the ruling it supersedes."""
+
+    record: Recorded
     about: list[str]
-    file: Path
-    line: int
-    created: bool
     superseded: tuple[str, Path, int] | None  # (id, file, line) of the ruling it supersedes
 
 
@@ -73,23 +66,21 @@ def configure(parser) -> None:
 
 
 def cmd_add(args) -> int:
-    recorded = add_ruling(Path(args.content), args.game, args.items, question=args.question, answer=args.answer,
-                          source_kind=args.source_kind, description=args.description, url=args.url,
-                          date=parse_date(args.date, RulingError), supersedes=args.supersedes,
-                          ruling_id=args.ruling_id)
-    RESULTS.info(f"{recorded.file}:{recorded.line}: {'created the file and ' if recorded.created else ''}recorded "
-                 f"ruling {recorded.ruling_id} ({recorded.date}) about {', '.join(recorded.about)}\n")
-    if recorded.superseded:
-        ruling_id, file, line = recorded.superseded
-        RESULTS.info(f"{file}:{line}: ruling {ruling_id} is superseded by {recorded.ruling_id}\n")
-    RESULTS.info(f"check: {args.game} ok\n")
+    done = add_ruling(Path(args.content), args.game, args.items, question=args.question, answer=args.answer,
+                      source_kind=args.source_kind, description=args.description, url=args.url,
+                      date=parse_date(args.date, RulingError), supersedes=args.supersedes, ruling_id=args.ruling_id)
+    RESULTS.info(done.record.said(f" about {', '.join(done.about)}"))
+    if done.superseded:
+        ruling_id, file, line = done.superseded
+        RESULTS.info(f"{file}:{line}: ruling {ruling_id} is superseded by {done.record.id}\n")
+    RESULTS.info(done.record.checked())
     return 0
 
 
 def add_ruling(content_dir: Path, game_id: str, items: list[str], *, question: str, answer: str,
                source_kind: str, description: str, url: str, date: datetime.date | None = None,
                supersedes: str | None = None, ruling_id: str | None = None,
-               today: datetime.date | None = None) -> Recorded:
+               today: datetime.date | None = None) -> RulingAdded:
     """Record one ruling (and what it supersedes), atomically; raises RulingError."""
     today = today or datetime.date.today()
     date = date or today
@@ -104,28 +95,13 @@ def add_ruling(content_dir: Path, game_id: str, items: list[str], *, question: s
             raise RulingError(f"{name} must say something", hint="write the question and the answer as given, and name the source")
     if date > today:
         raise RulingError(f"--date {date} is in the future", hint=f"use the date the ruling was published, on or before {today}")
-    folder = game_folder(content_dir, game_id, RulingError)
-    game, index, before = check_one_game(content_dir, folder, today)
-    if game is None or index is None or before:
-        raise RulingError(f"game '{game_id}' does not check clean", before.sorted(),
-                          hint="fix these first (`rulesmith check`), then record the ruling")
-    try:
-        about = list(dict.fromkeys(resolve_target(index, item, game_id) for item in items))
-    except ErrataError as error:
-        raise RulingError(str(error), hint=error.hint) from None
-    if any(key.startswith(("ruling:", "module:")) for key in about):
+    recording = Recording(RULING, content_dir, game_id, today)
+    about = list(dict.fromkeys(recording.resolve(item) for item in items))
+    if any(key_type(key.partition(":")[0]) in (RULING.item_type, MODULE) for key in about):
         raise RulingError("a ruling is about rules, cards, tables, steps or terms, not about a ruling or a module",
                           hint="name the items the question is about")
-    existing = {r.id: r for r in game.rulings}
-    if ruling_id is None:
-        numbers = [int(m.group(1)) for r in game.rulings if (m := re.fullmatch(r"r(\d+)", r.id))]
-        ruling_id = f"r{max(numbers, default=0) + 1}"
-    elif model.id_problem(ruling_id):
-        raise RulingError(f"--id '{ruling_id}' {model.id_problem(ruling_id)}",
-                          hint="an id is lower-case kebab-case, e.g. r3 or faq-2-move")
-    if ruling_id in existing:
-        file, line, column = existing[ruling_id].where("id")
-        raise RulingError(f"ruling id '{ruling_id}' already exists at {file}:{line}:{column}", hint="leave --id out for the next free one")
+    existing = {r.id: r for r in recording.game.rulings}
+    ruling_id = recording.new_id(ruling_id)
     old = None
     if supersedes is not None:
         old = existing.get(supersedes)
@@ -139,31 +115,26 @@ def add_ruling(content_dir: Path, game_id: str, items: list[str], *, question: s
             raise RulingError(f"ruling '{supersedes}' is of {old.date}, later than this one ({date})",
                               hint="a ruling supersedes an earlier one: check --date")
 
-    path = folder / "rulings.yaml"
-    created = not path.exists()
-    record = {"id": ruling_id, "date": date,
-              "source": {"kind": source_kind, "description": description, "url": url},
-              "about": about, "question": question, "answer": answer}
-    text, line = append_record(path, None if created else path.read_bytes(), folder, record, collection="rulings")
-    changes = {path: text}
+    recording.append({"id": ruling_id, "date": date,
+                      "source": {"kind": source_kind, "description": description, "url": url},
+                      "about": about, "question": question, "answer": answer})
     superseded = None
     if old is not None:
         old_path = Path(old._file.path)
-        same = not created and os.path.samefile(old_path, path)
-        edited, old_line = set_key(old_path, text if same else old_path.read_bytes(), "rulings", old._path[1],
+        same = recording.is_record_file(old_path)
+        edited, old_line = set_key(old_path, recording.current(old_path), "rulings", old._path[1],
                                    "superseded_by", ruling_id)
-        changes[path if same else old_path] = edited
+        recording.change(old_path, edited)
         superseded = (old.id, display_path(old_path), old_line)
-        if same and old_line <= line:
-            line += 1  # the key was added above the new record
+        if same and old_line <= recording.line:
+            recording.line += 1  # the key was added above the new record
 
-    def refused(after) -> RulingError:
+    def refused(after: Problems) -> RulingError:
         return RulingError(f"ruling not recorded: with it, game '{game_id}' has {len(after)} problem(s); "
                            "no file was changed", after.sorted(),
                            hint="fix the question, answer or items as the problems say, and run the command again")
 
-    write_checked(content_dir, folder, changes, today, refused)
-    return Recorded(ruling_id, date, about, display_path(path), line, created, superseded)
+    return RulingAdded(recording.write(refused), about, superseded)
 
 
 def _latest(rulings: dict, ruling):

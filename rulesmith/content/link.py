@@ -11,7 +11,7 @@ from functools import lru_cache
 import yaml
 
 from rulesmith.content import model
-from rulesmith.content.items import RESERVED_PREFIXES, all_items, name_of
+from rulesmith.content.items import ENTITY, ERRATUM, RESERVED_PREFIXES, all_items, name_of
 from rulesmith.format.topics import see
 from rulesmith.problems import Problems, nearest
 from rulesmith.project import templates
@@ -106,9 +106,9 @@ def build_index(game: Game, problems: Problems) -> Index:
             problems.add(kind.where("id"), f"kind id '{kind.id}' is reserved",
                          "reserved: " + ", ".join(RESERVED_PREFIXES))
     for item_type, key, item in all_items(game):
-        if item_type.prefix == "erratum":
+        if item_type is ERRATUM:
             continue  # errata are checked by check_errata, not referred to from text
-        if item_type.prefix == "entity":
+        if item_type is ENTITY:
             if item.kind is None:
                 problems.add(item.where(), f"entity '{item.id}' has no kind",
                              "add `kind:` to it or `defaults: {kind: …}` to the file")

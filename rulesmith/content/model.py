@@ -754,8 +754,9 @@ class ContentFile(Strict):
     bot: Bot | None = Field(default=None, description="The solo bot's state, decks and turn (`bot:`).")
 
 
-COLLECTIONS = ("modules", "kinds", "sections", "entities", "tables", "procedures", "examples",
-               "glossary", "gaps", "errata", "rulings", "source_map", "icons", "aids")
+# The lists a content file may hold, as ContentFile declares them (a game gathers each from its
+# files, content/game.py); the item types among them are in content/items.py.
+COLLECTIONS = tuple(name for name, info in ContentFile.model_fields.items() if typing.get_origin(info.annotation) is list)
 
 
 @functools.cache

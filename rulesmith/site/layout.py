@@ -5,6 +5,7 @@ from __future__ import annotations
 import posixpath
 from typing import TYPE_CHECKING
 
+from rulesmith.content import items
 from rulesmith.project import CHANGELOG, DOWNLOADS, FORMAT, HOME
 
 if TYPE_CHECKING:
@@ -32,54 +33,28 @@ SOURCE_LABELS = {
 }
 
 
+def page_of(game: Game, key: str) -> tuple[str, str]:
+    """(page path relative to the docs folder, anchor) of a target key such as alliance:interpol:
+    the item registry's place of its type (content/items.py)."""
+    prefix, _, ident = key.partition(":")
+    return items.key_type(prefix).place(game, prefix, ident)
+
+
+def shared_page(game_id: str, prefix: str) -> str:
+    """The one page every target of a type is on: "table" is the tables page, "erratum" the changelog."""
+    return items.BY_PREFIX[prefix].shared_page(game_id)
+
+
 def kind_page(game_id: str, kind_id: str) -> str:
-    return f"{game_id}/kinds/{kind_id}.md"
-
-
-def section_page(game_id: str, section_id: str) -> str:
-    return f"{game_id}/rules/{section_id}.md"
+    return items.KIND.page_of_item(game_id, kind_id)
 
 
 def procedure_page(game_id: str, procedure_id: str) -> str:
-    return f"{game_id}/solo/{procedure_id}.md"
+    return items.PROCEDURE.page_of_item(game_id, procedure_id)
 
 
 def flowchart_file(game_id: str, procedure_id: str) -> str:
     return f"{game_id}/flowcharts/{procedure_id}.svg"
-
-
-def page_of(game: Game, key: str) -> tuple[str, str]:
-    """(page path relative to the docs folder, anchor) of a target key such as alliance:interpol."""
-    g = game.id
-    kind, _, ident = key.partition(":")
-    if kind == "rule":
-        page = game.section_pages[ident]
-        return (section_page(g, page), "" if page == ident else ident)
-    if kind == "table":
-        return (f"{g}/tables.md", ident)
-    if kind == "procedure":
-        return (procedure_page(g, ident), "")
-    if kind == "example":
-        return (f"{g}/examples.md", ident)
-    if kind == "term":
-        return (f"{g}/glossary.md", ident)
-    if kind == "gap":
-        return (f"{g}/gaps.md", ident)
-    if kind == "bot":  # a part of the bot's declaration (bot_key): its place on the Bot turn page
-        return (f"{g}/bot-turn.md", "mark-" + ident)
-    if kind == "module":
-        return (f"{g}/index.md", f"module-{ident}")
-    if kind == "erratum":
-        return (f"{g}/changelog.md", f"erratum-{ident}")
-    if kind == "ruling":
-        return (f"{g}/changelog.md", f"ruling-{ident}")
-    if kind == "kind":
-        return (kind_page(g, ident), "")
-    if kind == "game":
-        return (f"{g}/index.md", "")
-    return (kind_page(g, kind), ident)
-
-
 
 
 def bot_key(what: str, ident: str = "") -> str:

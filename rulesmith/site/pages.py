@@ -22,7 +22,7 @@ from markupsafe import Markup
 
 from rulesmith import fingerprint
 from rulesmith.content import affects, model
-from rulesmith.content.items import ITEM_TYPES, key_of, tag_of
+from rulesmith.content.items import EXAMPLE, ITEM_TYPES, PROCEDURE, items_of, key_of, name_of, tag_of, type_of
 from rulesmith.files import write_atomic
 from rulesmith.flowchart.chart import inline_svg, numbering
 from rulesmith.format import reference as formatref
@@ -126,10 +126,15 @@ class PageContext:
     def listed(self, key: str) -> Markup:
         """A link from a marked place to its row on the Gaps in the source page (the row links back)."""
         return Markup(f'<small class="rs-listed">[Listed in the gaps in the source]'
-                      f'({self.to(self.game.id + "/gaps.md", layout.gap_row_anchor(key))})</small>')
+                      f'({self.to(layout.shared_page(self.game.id, "gap"), layout.gap_row_anchor(key))})</small>')
 
     def to(self, path: str, anchor: str = "") -> Markup:
         return Markup(escape_url(layout.link(self.page, path, anchor)))
+
+    def shared_page(self, prefix: str) -> Markup:
+        """The link to the one page every target of a type is on ("table": the tables page,
+        "gap": Gaps in the source, "erratum": the changelog, "bot": the Bot turn page)."""
+        return self.to(layout.shared_page(self.game.id, prefix))
 
     def html(self, text: str | None) -> str:
         """The HTML of a Markdown field of the content: the one conversion, sanitized."""
@@ -254,10 +259,7 @@ class PageContext:
     @staticmethod
     def item_key(item) -> str:
         """kind:id of a content item (a section is rule:id, an entity its kind:id)."""
-        for item_type in ITEM_TYPES:
-            if type(item) is item_type.model:
-                return key_of(item_type, item)
-        raise TypeError(f"not a content item: {type(item).__name__}")
+        return key_of(type_of(item), item)
 
     def gaps_at(self, key: str, inner: str | None = None, already: str = "") -> Markup:
         """The markers of the gaps that affect an item (or a field, cell "row.column" or step of
@@ -397,10 +399,10 @@ def gaps_of(game: Game) -> list[dict]:
                     column = table.columns[c].title if c < len(table.columns) else c
                     add(f"table:{table.id}", f"{table.title}: {row_label(game, table, row)} / {column}",
                         value.status, value.note, table.where("rows", r, c))
-    for name in ("procedures", "examples"):
-        for item in getattr(game, name):
+    for item_type in (PROCEDURE, EXAMPLE):
+        for item in items_of(game, item_type):
             if item.status != "verified":
-                add(f"{name[:-1]}:{item.id}", item.title, item.status, item.note, item.where())
+                add(key_of(item_type, item), name_of(item_type, item), item.status, item.note, item.where())
     for key, title, item in bot_marks(game):
         add(key, title, item.status, item.note, item.where())
         found[-1]["anchor"] = layout.gap_row_anchor(key)
@@ -467,11 +469,14 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
         site.pages.append(Page(path, text))
         return path
 
-    overview = page(f"{g}/index.md", "overview.md.j2", gaps=gaps_of(game), play=play(game, index),
+    def page_of(key: str) -> str:
+        return layout.page_of(game, key)[0]
+
+    overview = page(page_of(f"game:{g}"), "overview.md.j2", gaps=gaps_of(game), play=play(game, index),
                     downloads=[d for d in downloads if d["game"] == g])
-    rules = [{escape_nav(s.title): page(layout.section_page(g, s.id), "section.md.j2", section=s)}
+    rules = [{escape_nav(s.title): page(page_of(f"rule:{s.id}"), "section.md.j2", section=s)}
              for s in game.sections]
-    kinds = [{escape_nav(k.plural): page(layout.kind_page(g, k.id), [f"kinds/{k.id}.md.j2", "kind.md.j2"],
+    kinds = [{escape_nav(k.plural): page(page_of(f"kind:{k.id}"), [f"kinds/{k.id}.md.j2", "kind.md.j2"],
                                          kind=k, entities=game.entities_of(k.id))}
              for k in game.kinds]
     nav: list[dict[str, Any]] = [{"Overview": overview}]
@@ -480,33 +485,33 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
     if kinds:
         nav.append({"Cards and components": kinds})
     if game.tables:
-        nav.append({"Reference tables": page(f"{g}/tables.md", "tables.md.j2")})
+        nav.append({"Reference tables": page(layout.shared_page(g, "table"), "tables.md.j2")})
     def flowchart(procedure: model.Procedure) -> str | None:
         svg = charts.get(layout.flowchart_file(g, procedure.id))
         return Markup(inline_svg(svg, procedure.title)) if svg is not None else None
 
     if game.procedures:
-        nav.append({"Solo bot": [{escape_nav(p.title): page(layout.procedure_page(g, p.id), "procedure.md.j2",
+        nav.append({"Solo bot": [{escape_nav(p.title): page(page_of(f"procedure:{p.id}"), "procedure.md.j2",
                                                             procedure=p, flowchart=flowchart(p),
                                                             chart_file=layout.flowchart_file(g, p.id))}
                                  for p in game.procedures]})
         # The turn walks the procedures no other procedure calls, in the content's order; the ones
         # they call are reached from their steps.
         if game.bot is not None:  # the turn as the game declares it (rulesmith/content/turn.py)
-            turn_page = page(f"{g}/bot-turn.md", "bot-companion.md.j2", data=companion_json(game), choices=state_choices(game),
+            turn_page = page(layout.shared_page(g, "bot"), "bot-companion.md.j2", data=companion_json(game), choices=state_choices(game),
                              procedures=reached_procedures(game), read_tables=tables_read(game),
                              charts={p.id: flowchart(p) for p in game.procedures},
                              chart_files={p.id: layout.flowchart_file(g, p.id) for p in game.procedures})
         else:
             entry, called = bot_turn(game, index)
-            turn_page = page(f"{g}/bot-turn.md", "bot-turn.md.j2", procedures=entry, called=called,
+            turn_page = page(layout.shared_page(g, "bot"), "bot-turn.md.j2", procedures=entry, called=called,
                              charts={p.id: flowchart(p) for p in game.procedures})
         nav[-1]["Solo bot"].insert(0, {"Bot turn": turn_page})
     if game.examples:
-        nav.append({"Worked examples": page(f"{g}/examples.md", "examples.md.j2")})
-    nav.append({"Glossary": page(f"{g}/glossary.md", "glossary.md.j2")})
-    nav.append({"Gaps in the source": page(f"{g}/gaps.md", "gaps.md.j2", gaps=gaps_of(game))})
-    nav.append({"Changelog": page(f"{g}/changelog.md", "changelog.md.j2")})
+        nav.append({"Worked examples": page(layout.shared_page(g, "example"), "examples.md.j2")})
+    nav.append({"Glossary": page(layout.shared_page(g, "term"), "glossary.md.j2")})
+    nav.append({"Gaps in the source": page(layout.shared_page(g, "gap"), "gaps.md.j2", gaps=gaps_of(game))})
+    nav.append({"Changelog": page(layout.shared_page(g, "erratum"), "changelog.md.j2")})
     site.nav = [{escape_nav(game.info.name): nav}]
     return site
 
