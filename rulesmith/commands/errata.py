@@ -30,7 +30,7 @@ from rulesmith.content.yamledit import EditError, append_record, flow_scalar, re
 from rulesmith.files import Staged
 from rulesmith.problems import RESULTS, Problem, Problems, RulesmithError, nearest, say, system_error
 from rulesmith.project import game_folders
-from rulesmith.values import fieldtypes, outcomes
+from rulesmith.values import fieldtypes, ids, outcomes
 
 if typing.TYPE_CHECKING:
     from collections.abc import Callable
@@ -148,7 +148,8 @@ def cmd_add(args) -> int:
 
 
 def _show(value) -> str:
-    text = repr(value) if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else str(value)
+    """A value in a message: a text quoted, anything else as readers see it (fieldtypes.shown)."""
+    text = repr(value) if isinstance(value, str) else fieldtypes.shown(value)
     text = text.replace("\\n", " ")
     return text if len(text) <= 80 else text[:77] + "…"
 
@@ -163,7 +164,7 @@ def game_folder(content_dir: Path, game_id: str, error: type[ErrataError] = Erra
         except OSError:  # unreadable: the check says so
             return False
 
-    if model.id_problem(game_id) is None and has_game_yaml(content_dir / game_id):
+    if ids.GAME_ID.problem(game_id) is None and has_game_yaml(content_dir / game_id):
         return content_dir / game_id
     try:
         games = sorted(p.name for p in game_folders(content_dir) if has_game_yaml(p))
@@ -216,9 +217,8 @@ def add_erratum(content_dir: Path, game_id: str, target: str, field: str, new_va
     if erratum_id is None:
         numbers = [int(m.group(1)) for e in game.errata if (m := re.fullmatch(r"e(\d+)", e.id))]
         erratum_id = f"e{max(numbers, default=0) + 1}"
-    elif model.id_problem(erratum_id):
-        raise ErrataError(f"--id '{erratum_id}' {model.id_problem(erratum_id)} (an id is lower-case kebab-case, "
-                          "e.g. e3 or faq-2-cost)")
+    elif problem := ids.ERRATUM_ID.problem(erratum_id):
+        raise ErrataError(f"--id '{erratum_id}' {problem}", hint=ids.ERRATUM_ID.hint)
     for existing in game.errata:
         if existing.id == erratum_id:
             file, line, column = existing.where("id")

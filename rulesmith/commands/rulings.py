@@ -31,6 +31,7 @@ from rulesmith.content.load import display_path
 from rulesmith.content.model import RulingSource
 from rulesmith.content.yamledit import append_record, set_key
 from rulesmith.problems import RESULTS, nearest
+from rulesmith.values import ids
 
 SOURCE_KINDS = typing.get_args(RulingSource.model_fields["kind"].annotation)
 
@@ -120,9 +121,8 @@ def add_ruling(content_dir: Path, game_id: str, items: list[str], *, question: s
     if ruling_id is None:
         numbers = [int(m.group(1)) for r in game.rulings if (m := re.fullmatch(r"r(\d+)", r.id))]
         ruling_id = f"r{max(numbers, default=0) + 1}"
-    elif model.id_problem(ruling_id):
-        raise RulingError(f"--id '{ruling_id}' {model.id_problem(ruling_id)}",
-                          hint="an id is lower-case kebab-case, e.g. r3 or faq-2-move")
+    elif problem := ids.RULING_ID.problem(ruling_id):
+        raise RulingError(f"--id '{ruling_id}' {problem}", hint=ids.RULING_ID.hint)
     if ruling_id in existing:
         file, line, column = existing[ruling_id].where("id")
         raise RulingError(f"ruling id '{ruling_id}' already exists at {file}:{line}:{column}", hint="leave --id out for the next free one")

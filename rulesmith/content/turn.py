@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from rulesmith.content import model
 from rulesmith.format.topics import see
 from rulesmith.problems import Problems, nearest
+from rulesmith.values import fieldtypes
 from rulesmith.values.expressions import plain
 
 if TYPE_CHECKING:
@@ -486,12 +487,11 @@ def lookup(table: model.Table, node: model.Node, case: dict[str, str]) -> str:
     column = read.columns.get(value, value)
     if column not in ids:
         raise LookupError(f"table '{table.id}' has no column '{column}'")
-    cell = plain(row[ids.index(column)])
+    c = ids.index(column)
+    cell = plain(row[c]) if c < len(row) else None
     if cell is None:
         raise LookupError(f"table '{table.id}', row '{key}', column '{column}' is empty")
-    if isinstance(cell, list):
-        return ", ".join(str(v) for v in cell)
-    return str(cell)
+    return fieldtypes.shown(cell, table.columns[c].type)
 
 
 @dataclass
