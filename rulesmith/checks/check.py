@@ -22,6 +22,7 @@ from rulesmith.content.link import Index, texts
 from rulesmith.problems import Problems, nearest
 from rulesmith.text import html as text_html
 from rulesmith.values import addresses, fieldtypes, outcomes, ranges
+from rulesmith.values import status as statuses
 from rulesmith.values.expressions import plain
 from rulesmith.values.fieldtypes import field_type
 
@@ -85,7 +86,7 @@ def check_modules_and_sources(game: Game, problems: Problems) -> None:
                 problems.add(kind.where("fields", n, "module"), f"unknown module '{spec.module}'",
                              nearest(spec.module, modules) or "declare it under `modules:` in game.yaml")
     for gap in game.gaps:
-        if gap.status == "verified":
+        if not statuses.doubtful(gap.status):
             problems.add(gap.where(), f"gap '{gap.id}' has status verified",
                          "a gap is missing, unverified, reconstructed or contradictory")
 

@@ -19,6 +19,7 @@ from rulesmith.content import model
 from rulesmith.format.topics import see
 from rulesmith.problems import Problems, nearest
 from rulesmith.values import fieldtypes
+from rulesmith.values import status as statuses
 from rulesmith.values.expressions import plain
 
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ def check_bot(game: Game, problems: Problems) -> None:
         if deck.id in seen:
             problems.add(deck.where("id"), f"duplicate deck id '{deck.id}'", "give every deck its own id")
         seen.add(deck.id)
-        if not deck.cards and deck.status == "verified":
+        if not deck.cards and not statuses.doubtful(deck.status):
             problems.add(deck.where(), f"deck '{deck.id}' lists no cards",
                          "list them under cards:, or give status: missing with a note naming the gap")
     for n, part in enumerate(bot.turn.parts):

@@ -18,6 +18,7 @@ from rulesmith.text.escape import html_text
 from rulesmith.text.glyphs import glyph_svg
 from rulesmith.values import outcomes
 from rulesmith.values import references as values
+from rulesmith.values import status as statuses
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -62,7 +63,7 @@ class Output:
         if kind == "value":
             shown = html_text(values.shown(self.index, ident)) + self.printed(ident)
             status, note = values.status(self.index, ident)
-            return shown + (" " + self.marker(status, note) if self.marker and status != "verified" else "")
+            return shown + (" " + self.marker(status, note) if self.marker and statuses.doubtful(status) else "")
         link = self.link(target, label if label else self.index.name(target))
         return GAP_MARK + link if kind == "gap" else link  # the reader meets a gap here
 

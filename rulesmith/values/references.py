@@ -14,6 +14,7 @@ from typing import Any
 
 from rulesmith.problems import nearest
 from rulesmith.values import addresses, fieldtypes, numbers
+from rulesmith.values import status as statuses
 from rulesmith.values.expressions import find_row, plain
 from rulesmith.values.fieldtypes import Value
 
@@ -115,7 +116,7 @@ def status(index, ref: str) -> tuple[str, str]:
     """(status, note) of the field or cell a value reference names: ("verified", "") unless
     the data marks it."""
     found = Value.of(raw(index, ref))
-    return (found.status, found.note or "") if found.doubtful else ("verified", "")
+    return (found.status, found.note or "") if found.doubtful else (statuses.VERIFIED, "")
 
 
 def resolve_inputs(index, inputs: dict) -> dict:

@@ -2,8 +2,9 @@
 
 Each status owns its id (as content writes it), what it means (the format reference), its label
 (a warning's title, a legend), its short label (a marker in a table cell), the mark the printed
-aids show, and whether content must say why (a note). The model's list of statuses, the check,
-the site, the aids and the format reference ask this table; a new status is one row here.
+aids show, whether content must say why (a note) and whether readers are sent to the printed
+source. The model's list of statuses, the check, the site, the aids, their templates and the
+format reference ask this table; a new status is one row here.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ class Status:
     short: str = ""  # what readers see in a table cell
     mark: str = ""  # the one character the printed aids show (their legend explains it)
     needs_note: bool = True  # content says why, in a note
+    check_source: bool = True  # readers are told to check the printed card or rulebook (not where it says two things)
 
     @property
     def doubtful(self) -> bool:
@@ -38,7 +40,7 @@ TABLE: dict[str, Status] = {s.id: s for s in (
     Status("reconstructed", "filled in from displaced text; the note gives the reason.",
            "Reconstructed", "reconstructed", "r"),
     Status("contradictory", "the source says two different things; give both in the text.",
-           "Contradictory in the source", "contradictory", "≠"),
+           "Contradictory in the source", "contradictory", "≠", check_source=False),
 )}
 IDS = tuple(TABLE)
 # The statuses readers see a marker for, in the order legends and the format reference list them.
