@@ -1,4 +1,5 @@
-"""Addresses of the places inside an item, read one way:
+"""Addresses of the places inside an item (an entity's field, a table cell, a procedure's step),
+and an erratum's target and field, read one way.
 
     country:nigeria                   the item itself (kind:id)
     country:nigeria.ct                an entity's field

@@ -1,5 +1,5 @@
 """Field values, typed once: the one registry of the types a game declares for its entity fields
-and table columns, and the one unwrapping of a value with a status.
+and table columns, the one unwrapping of a value with a status, and the one way a value is shown.
 
 A field or cell is written either as its value or as a mapping `{value, status, note}` (a value
 the source gives doubtfully, or `{status: missing, note}`). `Value.of` is the only place that
