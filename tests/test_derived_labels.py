@@ -86,9 +86,9 @@ def test_a_reference_that_repeats_the_words_beside_it_is_said_once(real_pages):
 
 
 def test_an_enum_value_written_as_a_key_reads_as_words():
-    from rulesmith.site.pages import enum_label
+    from rulesmith.values.fieldtypes import field_type
 
-    assert [enum_label(v) for v in ("influence-and-demonstrator", "faction-skill", "Scrapper", "2 or more")] == \
+    assert [field_type("enum").shown(v) for v in ("influence-and-demonstrator", "faction-skill", "Scrapper", "2 or more")] == \
         ["Influence and demonstrator", "Faction skill", "Scrapper", "2 or more"]
 
 

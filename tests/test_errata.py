@@ -224,8 +224,9 @@ def test_add_takes_a_given_id_and_numbers_on_from_the_highest(capsys, content):
     (("alpha", "interpol", "effect", "x"), "card:interpol fields.effect has no value yet"),
     (("alpha", "dice", "rows.3.ct", "5"), "is the row key"),
     (("alpha", "dice", "rows.9.extra", "5"), "table 'dice' has no row '9'"),
-    (("alpha", "interpol", "cost", "4", "--id", "e 1"), "--id 'e 1' is not lower-case kebab-case"),
-    (("alpha", "interpol", "cost", "4", "--id", "e" * 329), "is 329 characters long; an id has at most 64\nhint: "),
+    (("alpha", "interpol", "cost", "4", "--id", "e 1"),
+     "--id 'e 1' is not lower-case kebab-case\nhint: erratum ids are lower-case kebab-case, e.g. e3 or faq-2-cost"),
+    (("alpha", "interpol", "cost", "4", "--id", "e" * 329), "is 329 characters long; an erratum id has at most 64\nhint: "),
     (("a" * 329, "interpol", "cost", "4"), "error: no game '" + "a" * 329 + "' in "),  # never a path: too long for one
     (("beta", "scout", "speed", "4", "--id", "e1"), "erratum id 'e1' already exists at"),
 ])

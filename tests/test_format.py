@@ -15,7 +15,7 @@ from rulesmith.checks import tablerules
 from rulesmith.content import model
 from rulesmith.format import reference as formatref
 from rulesmith.format import topics
-from rulesmith.values import expressions
+from rulesmith.values import expressions, fieldtypes
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -71,11 +71,12 @@ def test_every_item_and_field_of_the_model_is_described():
 
 
 def test_every_field_type_table_rule_and_function_is_listed():
-    assert list(model.FIELD_TYPES) == list(typing.get_args(model.FieldType))
+    assert list(fieldtypes.REGISTRY) == list(typing.get_args(model.FieldDef.model_fields["type"].annotation))
     rules = typing.get_args(model.TableRule.model_fields["rule"].annotation)
     assert list(tablerules.RULES) == list(rules)
     text = formatref.render()
-    assert all(f"- `{name}`: " in text for name in [*model.FIELD_TYPES, *tablerules.RULES])
+    assert all(f"- `{name}`: {kind.description}" in text for name, kind in fieldtypes.REGISTRY.items())
+    assert all(f"- `{name}`: " in text for name in tablerules.RULES)
     assert all(f"- `{signature}`: " in text for signature in expressions.FUNCTIONS)
     # the functions an expression really has are the ones listed (evaluate asserts it)
     assert expressions.evaluate("max([1, 2])", {}, {}) == 2

@@ -15,6 +15,7 @@ import subprocess
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pypdf
 import pytest
@@ -28,6 +29,9 @@ from rulesmith.pipeline import check_content
 from rulesmith.site import layout
 from rulesmith.text.references import plain_text
 from rulesmith.values.expressions import plain
+
+if TYPE_CHECKING:
+    from rulesmith.values.addresses import Address
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "pdf" / "content"
@@ -122,7 +126,7 @@ def in_block(elements: list[Element], tag: str):
         yield from e.find(tag)
 
 
-def site_text_at(site: Path, game, index, place: affects.Place) -> str:
+def site_text_at(site: Path, game, index, place: Address) -> str:
     """The text a reader sees at a place on the site: its item's block, its table cell, its
     entity field (in the list on the kind page and in its row of the summary table) or its step."""
     page, anchor = layout.page_of(game, place.key)
@@ -146,7 +150,7 @@ def site_text_at(site: Path, game, index, place: affects.Place) -> str:
         if summary and spec.type not in ("text", "text-list"):
             shown = [f for f in model_kind(game, item).fields if f.type not in ("text", "text-list")]
             texts.append(summary[0].find("td")[1 + shown.index(spec)].text())
-        assert texts, f"{place.address}: field not found on {page}"
+        assert texts, f"{place}: field not found on {page}"
         return " | ".join(texts) if all(squash(t) for t in texts) else ""
     return block_text(block(tree, anchor))
 
@@ -161,11 +165,11 @@ def site_misses(site: Path, checked) -> list[str]:
         for gap, place in affects.places(item.game, item.index):
             text = site_text_at(site, item.game, item.index, place)
             if squash(gap.title) not in squash(text):
-                missing.append(f"{item.game.id}: {place.address} does not show gap '{gap.id}' on the site")
+                missing.append(f"{item.game.id}: {place} does not show gap '{gap.id}' on the site")
             if place.field is not None and " | " in text:
                 for part in text.split(" | "):
                     if squash(gap.title) not in squash(part):
-                        missing.append(f"{item.game.id}: {place.address} (one of its places) lacks gap '{gap.id}'")
+                        missing.append(f"{item.game.id}: {place} (one of its places) lacks gap '{gap.id}'")
     return missing
 
 
@@ -191,7 +195,7 @@ def pdf_misses(aids, checked) -> list[str]:
                 if place.key not in printed:
                     continue
                 if not any(_marked(page, game, index, kind, gap, place) for page in pages):
-                    missing.append(f"{game.id}: {kind.title}: {place.address} does not show gap '{gap.id}'")
+                    missing.append(f"{game.id}: {kind.title}: {place} does not show gap '{gap.id}'")
     return missing
 
 
@@ -215,7 +219,7 @@ def _own_text(item, index) -> str:
     return squash(" ".join(plain_text(part, index) for part in parts))
 
 
-def _marked(page: str, game, index, kind, gap, place: affects.Place) -> bool:
+def _marked(page: str, game, index, kind, gap, place: Address) -> bool:
     """Does this page (squashed text) show the gap at the place: after the step's text, the
     cell's or field's value, or under the item's heading, within what the item prints there
     (a marker "Gap in the source here: …" or the gap named in the item's own text)?"""

@@ -93,9 +93,9 @@ def test_new_never_overwrites(made):
 
 @pytest.mark.parametrize(("args", "message", "hint"), [
     (["My Game"], "error: 'My Game' is not a game id: it is not lower-case kebab-case",
-     "hint: ids are lower-case kebab-case, e.g. my-game"),
-    (["a" * 329], f"error: '{'a' * 329}' is not a game id: it is 329 characters long; an id has at most 64",
-     f"hint: ids are lower-case kebab-case, e.g. {'a' * 64}"),
+     "hint: game ids are lower-case kebab-case, e.g. my-game"),
+    (["a" * 329], f"error: '{'a' * 329}' is not a game id: it is 329 characters long; a game id has at most 64",
+     f"hint: game ids are lower-case kebab-case, e.g. {'a' * 64}"),
     (["ok", "--name", "<b>Bold</b>"], "error: the name '<b>Bold</b>' cannot be used: plain text may not contain "
      "the tag opener '<b'", "hint: give --name a plain name"),
 ])

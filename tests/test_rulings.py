@@ -99,8 +99,9 @@ def test_add_supersedes_an_earlier_ruling_in_place(capsys, content):
     (("alpha", "interpol", "--date", "March 1"), "error: --date 'March 1' is not a date written YYYY-MM-DD", "hint: "),
     (("alpha", "interpol", "--date", "2999-01-01"), "error: --date 2999-01-01 is in the future", "hint: "),
     (("alpha", "interpol", "--supersedes", "r9"), "error: no ruling 'r9' in game 'alpha' to supersede", "hint: "),
-    (("alpha", "interpol", "--id", "R 1"), "error: --id 'R 1' is not lower-case kebab-case", "hint: "),
-    (("alpha", "interpol", "--id", "r" * 329), "is 329 characters long; an id has at most 64", "hint: "),
+    (("alpha", "interpol", "--id", "R 1"), "error: --id 'R 1' is not lower-case kebab-case",
+     "hint: ruling ids are lower-case kebab-case, e.g. r3 or faq-2-move"),
+    (("alpha", "interpol", "--id", "r" * 329), "is 329 characters long; a ruling id has at most 64", "hint: "),
     (("a" * 329, "interpol"), "error: no game '" + "a" * 329 + "' in ", "hint: games: alpha, beta"),
 ])
 def test_add_refuses_with_an_error_and_a_hint_and_changes_nothing(capsys, content, args, message, hint):

@@ -19,16 +19,14 @@ from rulesmith.site import layout
 from rulesmith.site.pages import PageContext
 from rulesmith.text.references import Output, icon_html
 from rulesmith.values import outcomes
-from rulesmith.values.fieldtypes import Value, field_type
+from rulesmith.values import status as statuses
+from rulesmith.values.fieldtypes import Value
 
 if TYPE_CHECKING:
     from rulesmith.content.game import Game
     from rulesmith.content.link import Index
 
-# One mark per status, explained once in each aid's legend (words carry it, not colour).
 LONG_TABLE_LINES = 16  # a table of more lines than this may break between its rows
-
-MARKS = {"missing": "?", "unverified": "!", "reconstructed": "r", "contradictory": "≠"}
 
 
 class AidContext(PageContext):
@@ -85,8 +83,9 @@ class AidContext(PageContext):
         return titled(icon_html(self.index, name), self.index.icons[name]["label"])
 
     def marker(self, status: str, note: str, short: bool = False, names: str = "") -> str:
-        """The status's mark only: the aids' legend says what each means (note and names are the site's)."""
-        mark = MARKS.get(status, "?")
+        """The status's mark only (one per status, values/status.py): the aids' legend says what
+        each means, in words, not colour (note and names are the site's)."""
+        mark = statuses.of(status).mark
         return Markup(f'<span class="rs-gap rs-gap--{status}">{html.escape(mark)}</span>')
 
     def current_rulings(self, key: str) -> list[model.Ruling]:
@@ -99,7 +98,7 @@ class AidContext(PageContext):
 
     def legend(self) -> list[tuple[str, str]]:
         """(mark, meaning) for the legend, in a fixed order."""
-        return [(MARKS[s], layout.STATUS_LABELS[s]) for s in MARKS]
+        return [(s.mark, s.label) for s in statuses.marked()]
 
     def page_example(self) -> tuple[str, str] | None:
         """(name, anchor) of something on this aid, for the legend's example of a page reference:
@@ -132,7 +131,7 @@ class AidContext(PageContext):
         shown: list[model.FieldDef] = []
         missing: list[model.FieldDef] = []
         for spec in self.kind_of(entity).fields:
-            if (field_type(spec.type).text_format == "markdown") != text or spec.id not in entity.fields:
+            if (spec.field_type.text_format == "markdown") != text or spec.id not in entity.fields:
                 continue
             (missing if Value.of(entity.fields[spec.id]).missing else shown).append(spec)
         return shown, missing

@@ -16,6 +16,7 @@ from rulesmith.aids.pagerefs import page_mention, pageref
 from rulesmith.project import templates
 from rulesmith.site import layout
 from rulesmith.text.references import plain_text
+from rulesmith.values import status as statuses
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -40,7 +41,8 @@ def environment() -> jinja2.Environment:
     env.globals["pageref"] = pageref
     env.globals["page_mention"] = page_mention
     env.globals["grouped_gaps"] = contents.grouped_gaps
-    env.globals["STATUS_LABELS"] = layout.STATUS_LABELS
+    env.globals["STATUSES"] = statuses.TABLE
+    env.tests["doubtful"] = statuses.doubtful
     env.globals["geometry"] = geometry()
     return env
 

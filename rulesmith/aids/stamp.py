@@ -42,9 +42,7 @@ def errata_in(checked: Checked, kind: AidKind) -> list[model.Erratum]:
 
 def _item_of(target: str) -> str:
     """The item a reference names: `value:country:nigeria.ct` names country:nigeria."""
-    if target.startswith(values.PREFIX):
-        return values.parse(target.removeprefix(values.PREFIX))[0]
-    return target
+    return values.owner(target) if target.startswith(values.PREFIX) else target
 
 
 RULED = ("table", "procedure")  # besides entities: the items an aid prints its rulings with

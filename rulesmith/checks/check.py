@@ -21,7 +21,8 @@ from rulesmith.content.items import all_items
 from rulesmith.content.link import Index, texts
 from rulesmith.problems import Problems, nearest
 from rulesmith.text import html as text_html
-from rulesmith.values import fieldtypes, outcomes, ranges
+from rulesmith.values import addresses, fieldtypes, outcomes, ranges
+from rulesmith.values import status as statuses
 from rulesmith.values.expressions import plain
 from rulesmith.values.fieldtypes import field_type
 
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
     from rulesmith.content.game import Game
 
 log = logging.getLogger(__name__)
-STATUSES = fieldtypes.STATUSES
 RAW_HTML = re.compile(r"<[A-Za-z/!?]")
 
 
@@ -86,7 +86,7 @@ def check_modules_and_sources(game: Game, problems: Problems) -> None:
                 problems.add(kind.where("fields", n, "module"), f"unknown module '{spec.module}'",
                              nearest(spec.module, modules) or "declare it under `modules:` in game.yaml")
     for gap in game.gaps:
-        if gap.status == "verified":
+        if not statuses.doubtful(gap.status):
             problems.add(gap.where(), f"gap '{gap.id}' has status verified",
                          "a gap is missing, unverified, reconstructed or contradictory")
 
@@ -148,8 +148,9 @@ def check_value(value, spec, index: Index, where, problems: Problems, label: str
     if isinstance(value, dict):
         wrong = fieldtypes.wrapper_problem(value)
         if wrong:
-            problems.add(where, f"{label}: {wrong[0]}", wrong[1])
-            if "needs a note" not in wrong[0]:
+            message, hint, readable = wrong
+            problems.add(where, f"{label}: {message}", hint)
+            if not readable:
                 return
     found = fieldtypes.Value.of(value)
     value = found.value
@@ -168,9 +169,9 @@ def check_value(value, spec, index: Index, where, problems: Problems, label: str
         problems.add(where, f"{label} must be {'an' if kind.name[0] in 'aeiou' else 'a'} {kind.name}, got {value!r}",
                      kind.hint(value))
         return
-    wrong = kind.problem(value, spec)
-    if wrong:
-        problems.add(where, f"{label}: {wrong[0]}", wrong[1])
+    found_problem = kind.problem(value, spec)
+    if found_problem:
+        problems.add(where, f"{label}: {found_problem[0]}", found_problem[1])
     if kind.name == "ref" and f"kind:{spec.to}" in index.targets:  # else reported by check_declarations
         key = f"{spec.to}:{value}"
         if key not in index.targets and value not in index.invalid_ids:
@@ -389,33 +390,31 @@ class Slot:
 def erratum_slot(game: Game, index: Index, target: str, field: str) -> Slot:
     """Where the value of `field` of `target` lives; raises KeyError (target) or LookupError (field)."""
     item = index.targets[target].item
-    head, _, rest = field.partition(".")
-    if head == "fields" and rest and isinstance(item, model.Entity):
+    place = addresses.of_erratum(target, field)
+    if place.field is not None and isinstance(item, model.Entity):
         kind = game.kind(item.kind)
-        spec = next((f for f in kind.fields if f.id == rest), None) if kind else None
+        spec = next((f for f in kind.fields if f.id == place.field), None) if kind else None
         if spec is None:
-            hint = nearest(rest, [f.id for f in kind.fields]) if kind else ""
-            raise LookupError(f"kind '{item.kind}' has no field '{rest}'" + (f" ({hint})" if hint else ""))
-        return Slot(item, ("fields", rest), spec.type, item.fields.get(rest))
-    if head == "rows" and "." in rest and isinstance(item, model.Table):
-        key, _, column = rest.rpartition(".")  # the key may itself contain dots
+            hint = nearest(place.field, [f.id for f in kind.fields]) if kind else ""
+            raise LookupError(f"kind '{item.kind}' has no field '{place.field}'" + (f" ({hint})" if hint else ""))
+        return Slot(item, ("fields", place.field), spec.type, item.fields.get(place.field))
+    if place.row is not None and isinstance(item, model.Table):
         columns = [c.id for c in item.columns]
-        if column not in columns:
-            hint = nearest(column, columns)
-            raise LookupError(f"table '{item.id}' has no column '{column}'" + (f" ({hint})" if hint else ""))
-        c = columns.index(column)
+        if place.column not in columns:
+            hint = nearest(place.column or "", columns)
+            raise LookupError(f"table '{item.id}' has no column '{place.column}'" + (f" ({hint})" if hint else ""))
+        c = columns.index(place.column)
         for r, row in enumerate(item.rows):
-            if row and str(plain(row[0])) == key and c < len(row):
+            if row and str(plain(row[0])) == place.row and c < len(row):
                 return Slot(item, ("rows", r, c), item.columns[c].type, row[c], key_column=c == 0)
-        raise LookupError(f"table '{item.id}' has no row '{key}'")
-    if head == "nodes" and rest.endswith(".text") and isinstance(item, model.Procedure):
-        node_id = rest.removesuffix(".text")
-        node = next((n for n in item.nodes if n.id == node_id), None)
+        raise LookupError(f"table '{item.id}' has no row '{place.row}'")
+    if place.step is not None and isinstance(item, model.Procedure):
+        node = next((n for n in item.nodes if n.id == place.step), None)
         if node is None:
-            raise LookupError(f"procedure '{item.id}' has no node '{node_id}'")
+            raise LookupError(f"procedure '{item.id}' has no node '{place.step}'")
         return Slot(node, ("text",), "text", node.text)
-    if not rest and head in _ATTRIBUTES and head in type(item).model_fields:
-        return Slot(item, (head,), _ATTRIBUTES[head], getattr(item, head))
+    if place.attribute in _ATTRIBUTES and place.attribute in type(item).model_fields:
+        return Slot(item, (place.attribute,), _ATTRIBUTES[place.attribute], getattr(item, place.attribute))
     raise LookupError(f"'{field}' is not a field of {target}")
 
 

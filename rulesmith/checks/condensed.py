@@ -38,7 +38,7 @@ def plain_words(text: str, index: Index) -> str:
         kind, _, ident = target.partition(":")
         if kind == "value":
             try:
-                return values.shown(values.lookup(index, ident))
+                return values.shown(index, ident)
             except values.ValueError_:
                 return ""
         if label:

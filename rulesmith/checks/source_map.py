@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from rulesmith.format.topics import see
 from rulesmith.problems import Problems, nearest
-from rulesmith.values import ranges
+from rulesmith.values import addresses, ranges
 
 if TYPE_CHECKING:
     from rulesmith.content import model
@@ -114,13 +114,14 @@ def check_source_map(game: Game, index: Index, problems: Problems) -> None:
                          f"({len(text)} lines)", f"the last line is {len(text)}")
         spans.setdefault(entry.source, []).append((first, last, entry))
         for i, key in enumerate(entry.items):
-            if key in index.targets or key.partition(":")[2] in game.invalid_ids:
+            place = addresses.parse(key)
+            if key in index.targets or place.id in game.invalid_ids:
                 continue
             unread = game.missing_because_unread(f"source-map item {key}", key)
             if unread:
                 problems.add(entry.where("items", i), *unread)
                 continue
-            kind, _, ident = key.partition(":")
+            kind, ident = place.kind, place.id
             other = [k for k in index.targets if k.endswith(":" + ident)] if ident else []
             same_kind = [k for k in index.targets if k.startswith(kind + ":")]
             hint = (f"'{ident}' exists as {', '.join(other)}" if other else

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from rulesmith.format.topics import see
 from rulesmith.problems import nearest
-from rulesmith.values import ranges
-from rulesmith.values.fieldtypes import field_type, plain
+from rulesmith.values import fieldtypes, numbers, ranges
+from rulesmith.values.fieldtypes import plain
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -27,7 +27,7 @@ PARAMETERS = ("min", "max", "equals", "table", "other_column", "kind_column")
 WRITE = {"min": "min: <the lowest value>", "max": "max: <the highest value>", "equals": "equals: <the total>",
          "table": "table: <id of the other table>", "other_column": "other_column: <its column>",
          "kind_column": "kind_column: <the column of kind ids>"}
-NUMBERS = ("integer", "number")
+NUMBERS = fieldtypes.NUMERIC  # the column types that hold numbers, as the registry says
 
 
 @dataclass
@@ -125,7 +125,7 @@ def _keys(rows: list) -> str:
 
 
 class Ordered(TableRule):
-    column_types = ("integer", "number", "string", "enum")
+    column_types = (*NUMBERS, "string", "enum")
 
     def compare(self, a, b) -> bool:
         raise NotImplementedError
@@ -204,7 +204,7 @@ class Sum(TableRule):
     def holds(self, inp):
         total = sum(v for _, _, v in inp.known)
         if total != inp.rule.equals:
-            shown = field_type("number").shown
+            shown = fieldtypes.shown
             yield self.broken(inp, f"'{inp.rule.column}' sums to {shown(total)}, expected {shown(inp.rule.equals)}", None)
 
 
@@ -257,8 +257,8 @@ class EntityCount(TableRule):
         for row in inp.rows:
             r = inp.table.rows.index(row)
             kind_id, count = plain(row[kc]), plain(row[inp.c])
-            if isinstance(count, str) and count.strip().isdigit():
-                count = int(count)
+            if isinstance(count, str) and isinstance(written := numbers.parse(count), int):
+                count = written  # a count kept as printed text: "40"
             if not isinstance(kind_id, str):
                 continue  # not a kind id: its type is reported by the check of values
             kind = inp.kinds.get(kind_id)
@@ -310,7 +310,7 @@ def check(table, tables: dict, kinds: dict) -> Iterator[Finding]:
         column = table.columns[inp.c]
         inp.rows = [row for row in table.rows if len(row) == len(columns) and plain(row[0]) not in rule.except_]
         inp.known = [(table.rows.index(row), plain(row[0]), plain(row[inp.c])) for row in inp.rows
-                     if plain(row[inp.c]) is not None and field_type(column.type).accepts(plain(row[inp.c]))]
+                     if plain(row[inp.c]) is not None and column.field_type.accepts(plain(row[inp.c]))]
         yield from kind.holds(inp)
 
 

@@ -354,15 +354,16 @@ def compare_values(a: Item, b: Item) -> list[Change]:
 # ---------------------------------------------------------------- showing
 
 def show(value, limit: int = 100) -> str:
-    """A value on one line: text quoted, status-wrapped values with their status."""
+    """A value on one line: text quoted, status-wrapped values with their status, the rest as
+    readers see it (fieldtypes.shown)."""
     if value is None:
         return "—"
     typed = fieldtypes.Value.of(value)
     if typed.wrapped:
         inner = "" if typed.missing else show(typed.value, limit) + " "
         return f"{inner}[{typed.status}" + (f": {show(typed.note, 40)}" if typed.note else "") + "]"
-    if isinstance(value, bool):
-        return "true" if value else "false"
+    if isinstance(value, (bool, int, float)):
+        return fieldtypes.shown(value)  # as readers see it: Yes, 2 (not 2.0)
     if isinstance(value, str):
         text = " ".join(value.split())
         text = text if len(text) <= limit else text[:limit - 1] + "…"

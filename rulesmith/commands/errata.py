@@ -98,7 +98,8 @@ def cmd_add(args) -> int:
 
 
 def _show(value) -> str:
-    text = repr(value) if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else str(value)
+    """A value in a message: a text quoted, anything else as readers see it (fieldtypes.shown)."""
+    text = repr(value) if isinstance(value, str) else fieldtypes.shown(value)
     text = text.replace("\\n", " ")
     return text if len(text) <= 80 else text[:77] + "…"
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from rulesmith.content import model
 from rulesmith.problems import UsageError
 from rulesmith.project import Project, site_name_hint, site_name_problem, templates
+from rulesmith.values import ids
 
 PLACEHOLDER = re.compile(r"\bGAME_(ID|NAME|RULEBOOK)\b")
 
@@ -52,10 +53,10 @@ def default_name(game_id: str) -> str:
 
 def new_game(project: Project, game_id: str, name: str | None = None) -> list[str]:
     """Write content/<game-id>/ and its placeholder rulebook text; return what to tell the user."""
-    if model.id_problem(game_id):
-        suggestion = re.sub(r"[^a-z0-9]+", "-", game_id.lower()).strip("-")[:model.MAX_ID_LENGTH].rstrip("-")
-        raise UsageError(f"'{game_id}' is not a game id: it {model.id_problem(game_id)}",
-                         "ids are lower-case kebab-case" + (f", e.g. {suggestion}" if suggestion else ""))
+    if problem := ids.GAME_ID.problem(game_id):
+        suggestion = re.sub(r"[^a-z0-9]+", "-", game_id.lower()).strip("-")[:ids.MAX_LENGTH].rstrip("-")
+        raise UsageError(f"'{game_id}' is not a game id: it {problem}",
+                         f"{ids.GAME_ID.plural} are {ids.GAME_ID.rule}, e.g. {suggestion or ids.GAME_ID.example}")
     if problem := site_name_problem(game_id):
         raise UsageError(problem, site_name_hint(game_id))
     name = name or default_name(game_id)

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulesmith.checks.check import check_game
-from rulesmith.content import items, model
+from rulesmith.content import items
 from rulesmith.content.game import load_game
 from rulesmith.content.link import build_index, resolve
 from rulesmith.content.load import display_path
@@ -32,6 +32,7 @@ from rulesmith.content.yamledit import append_record
 from rulesmith.files import Staged
 from rulesmith.problems import Problem, Problems, RulesmithError, nearest, say, system_error
 from rulesmith.project import game_folders
+from rulesmith.values import ids
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -74,7 +75,7 @@ class RulingError(RecordError):
 class RecordKind:
     item_type: items.ItemType  # its collection (errata), and so its file (errata.yaml)
     letter: str  # the ids given when none is asked for: e1, e2 …
-    id_example: str  # a hint's example of an id one may give
+    id_rule: ids.IdKind  # what an id of this kind may be (values/ids.py): its message and hint
     error: type[RecordError]
     # Whether the game must check clean before (a ruling), or is checked once, with the record
     # (an erratum: the refusal then says which problems were there before).
@@ -89,8 +90,8 @@ class RecordKind:
         return f"{self.item_type.collection}.yaml"
 
 
-ERRATUM = RecordKind(items.ERRATUM, "e", "e3 or faq-2-cost", ErrataError, clean_first=False)
-RULING = RecordKind(items.RULING, "r", "r3 or faq-2-move", RulingError, clean_first=True)
+ERRATUM = RecordKind(items.ERRATUM, "e", ids.ERRATUM_ID, ErrataError, clean_first=False)
+RULING = RecordKind(items.RULING, "r", ids.RULING_ID, RulingError, clean_first=True)
 
 
 @dataclass
@@ -162,10 +163,9 @@ class Recording:
         if given is None:
             numbers = [int(m.group(1)) for r in self.records if (m := re.fullmatch(rf"{kind.letter}(\d+)", r.id))]
             return f"{kind.letter}{max(numbers, default=0) + 1}"
-        problem = model.id_problem(given)
+        problem = kind.id_rule.problem(given)
         if problem:
-            raise kind.error(f"--id '{given}' {problem}",
-                             hint=f"an id is lower-case kebab-case, e.g. {kind.id_example}")
+            raise kind.error(f"--id '{given}' {problem}", hint=kind.id_rule.hint)
         for existing in self.records:
             if existing.id == given:
                 file, line, column = existing.where("id")
@@ -230,7 +230,7 @@ def game_folder(content_dir: Path, game_id: str, error: type[RecordError] = Reco
         except OSError:  # unreadable: the check says so
             return False
 
-    if model.id_problem(game_id) is None and has_game_yaml(content_dir / game_id):
+    if ids.GAME_ID.problem(game_id) is None and has_game_yaml(content_dir / game_id):
         return content_dir / game_id
     try:
         games = sorted(p.name for p in game_folders(content_dir) if has_game_yaml(p))

@@ -17,61 +17,44 @@ that value is printed, and where prose shows it with [[value:…]] (text/referen
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rulesmith.content import model
 from rulesmith.problems import Problems, nearest
+from rulesmith.values import addresses
 from rulesmith.values import references as values
 from rulesmith.values.expressions import plain
 
 if TYPE_CHECKING:
     from rulesmith.content.link import Index
+    from rulesmith.values.addresses import Address
 
 
-@dataclass(frozen=True)
-class Place:
-    """One address a gap affects, parsed: the item's key and, inside it, a field, cell or step."""
-
-    address: str
-    key: str  # kind:id of the item
-    field: str | None = None  # an entity's field id
-    row: str | None = None  # a table row's key
-    column: str | None = None  # a table column id
-    step: str | None = None  # a procedure node id
-
-    @property
-    def inner(self) -> str | None:
-        return self.field or self.step or (f"{self.row}.{self.column}" if self.row is not None else None)
-
-
-def parse(index: Index, address: str) -> Place:
-    """An address as a Place; raises values.ValueError_ (message, hint) when it names nothing."""
-    key, _, rest = address.partition(".")
+def parse(index: Index, address: str) -> Address:
+    """An address (values/addresses.py) that names a place of the game; raises values.ValueError_
+    (message, hint) when it names nothing."""
+    place = addresses.parse(address)
+    key = place.key
     if key not in index.targets:
-        kind = key.partition(":")[0]
-        same_kind = [k for k in index.targets if k.startswith(kind + ":")]
+        same_kind = [k for k in index.targets if k.startswith(place.kind + ":")]
         raise values.ValueError_(f"unknown place {key} in affects",
                                  nearest(key, same_kind) or nearest(key, index.targets)
                                  or "write kind:id, kind:id.field, table:id.row.column or procedure:id.step")
-    if not rest:
-        return Place(address, key)
+    if place.inner is None:
+        return place
     item = index.targets[key].item
     if isinstance(item, model.Procedure):
         nodes = [node.id for node in item.nodes]
-        if rest not in nodes:
-            raise values.ValueError_(f"procedure '{item.id}' has no step '{rest}' in affects",
-                                     nearest(rest, nodes) or "steps: " + ", ".join(nodes))
-        return Place(address, key, step=rest)
+        if place.step not in nodes:
+            raise values.ValueError_(f"procedure '{item.id}' has no step '{place.step}' in affects",
+                                     nearest(place.step or "", nodes) or "steps: " + ", ".join(nodes))
+        return place
     try:
         values.raw(index, address)  # an unknown field, row or column: said as for a value reference
     except values.ValueError_ as error:
         message, hint = error.args
         raise values.ValueError_(message.replace(f"in [[value:{address}]]", "in affects"), hint) from None
-    if isinstance(item, model.Table):
-        row, _, column = rest.rpartition(".")
-        return Place(address, key, row=row, column=column)
-    return Place(address, key, field=rest)
+    return place
 
 
 def check(game, index: Index, problems: Problems) -> None:
@@ -105,12 +88,12 @@ def affected(game, index: Index) -> dict[str, list[model.Gap]]:
                 place = parse(index, address)
             except values.ValueError_:
                 continue
-            found.setdefault(place.address, []).append(gap)
+            found.setdefault(str(place), []).append(gap)
     index._affected = found  # type: ignore[attr-defined]
     return found
 
 
-def places(game, index: Index) -> list[tuple[model.Gap, Place]]:
+def places(game, index: Index) -> list[tuple[model.Gap, Address]]:
     """(gap, place) for every place every gap affects: what the marker tests walk."""
     found = []
     for gap in game.gaps:

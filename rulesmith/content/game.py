@@ -17,6 +17,7 @@ from rulesmith.content.load import UNREADABLE, SourceFile, content_files, displa
 from rulesmith.format.topics import see, topic_of_key
 from rulesmith.problems import Problems, nearest
 from rulesmith.project import game_folders, site_name_hint, site_name_problem
+from rulesmith.values import ids
 
 if typing.TYPE_CHECKING:
     from pathlib import Path
@@ -334,15 +335,10 @@ def _report(source: SourceFile, item: ErrorDetails, problems: Problems) -> None:
     elif kind == "missing":
         problems.add(source.where(loc[:-1]), f"missing required field '{name}'",
                      f"add `{name}:` here ({see(topic_of_key(loc[0] if loc else ''))})")
-    elif kind == "string_pattern_mismatch":
-        problems.add(source.where(loc), f"'{value}' is not a valid id for '{name}'",
-                     "ids are lower-case kebab-case, e.g. 'world-bank'")
-    elif kind == "string_too_long":
-        limit = item.get("ctx", {}).get("max_length")
-        text = str(value)
-        problems.add(source.where(loc), f"'{name}' is {len(text)} characters long, at most {limit}: "
-                     f"'{text[:30]}…'",
-                     "ids are short names in lower-case kebab-case, e.g. 'world-bank'")
+    elif kind == ids.ERROR:  # an id of some kind (values/ids.py) that breaks its kind's rule
+        problems.add(source.where(loc), *ids.KINDS[item["ctx"]["id_kind"]].message(str(value), name))
+    elif kind == model.HINTED:  # a model rule's problem with its own hint
+        problems.add(source.where(loc), item["msg"], item["ctx"]["hint"])
     elif kind == "literal_error":
         expected = item.get("ctx", {}).get("expected", "")
         choices = [c.strip(" '") for c in expected.replace(" or ", ",").split(",")]
@@ -370,9 +366,7 @@ def _report(source: SourceFile, item: ErrorDetails, problems: Problems) -> None:
         problems.add(source.find_text(loc, refused.group(0)), model.refused_message(refused), "write it out ('less than', 'and'); "
                      "plain text is never read as markup")
     elif kind == "value_error":
-        message = item["msg"].removeprefix("Value error, ")
-        hint = "add note: \"…\" saying why" if "needs a note" in message else see(topic_of_key(loc[0] if loc else ""))
-        problems.add(source.where(loc), message, hint)
+        problems.add(source.where(loc), item["msg"].removeprefix("Value error, "), see(topic_of_key(loc[0] if loc else "")))
     else:
         problems.add(source.where(loc), f"'{name}': {item['msg']}", see(topic_of_key(loc[0] if loc else "")))
 

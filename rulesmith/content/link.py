@@ -16,14 +16,14 @@ from rulesmith.format.topics import see
 from rulesmith.problems import Problems, nearest
 from rulesmith.project import templates
 from rulesmith.text.glyphs import glyph_exists
-from rulesmith.values import fieldtypes
+from rulesmith.values import fieldtypes, ids
 from rulesmith.values import references as values
 
 if typing.TYPE_CHECKING:
     from rulesmith.content.game import Game
 
 REFERENCE = re.compile(r"\[\[([^\[\]|]*)(?:\|([^\[\]]*))?\]\]")
-WELL_FORMED = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*:[a-z0-9]+(-[a-z0-9]+)*")
+WELL_FORMED = re.compile(ids.KEY.pattern)  # kind:id
 ICONS_FILE = templates() / "icons.yaml"
 
 
@@ -211,7 +211,7 @@ def resolve(game: Game, index: Index, problems: Problems) -> None:
             where = text.item._file.find_text(text.item._path + text.path, match.group(0)) \
                 if text.item._file else ("<unknown>", 1, 1)
             if target.startswith(values.PREFIX):
-                owner = values.parse(target[len(values.PREFIX):])[0]
+                owner = values.owner(target)
                 unread = game.missing_because_unread(owner, owner) if owner not in index.targets else None
                 if unread:
                     problems.add(where, *unread)
@@ -221,7 +221,6 @@ def resolve(game: Game, index: Index, problems: Problems) -> None:
                 except values.ValueError_ as error:
                     problems.add(where, *error.args)
                     continue
-                owner = values.parse(target[len(values.PREFIX):])[0]
                 if text.owner != owner and text.owner not in index.backlinks[owner]:
                     index.backlinks[owner].append(text.owner)
                 continue

@@ -14,22 +14,27 @@ import re
 import typing
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, StringConstraints, WithJsonSchema, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, WithJsonSchema, model_validator
+from pydantic_core import PydanticCustomError
 
 from rulesmith.checks import tablerules
-from rulesmith.values.fieldtypes import ID_PATTERN, MAX_ID_LENGTH
+from rulesmith.values import fieldtypes, ids
+from rulesmith.values import status as statuses
 
-Id = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=MAX_ID_LENGTH)]
-FieldId = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=MAX_ID_LENGTH)]
-
-
-def id_problem(text: str) -> str | None:
-    """What makes `text` no id (None: it is one): the rule of `Id`, for ids given to a command."""
-    if len(text) > MAX_ID_LENGTH:
-        return f"is {len(text)} characters long; an id has at most {MAX_ID_LENGTH}"
-    if not re.fullmatch(ID_PATTERN, text):
-        return "is not lower-case kebab-case"
-    return None
+# The id rule of each kind of id is values/ids.py's: its pattern, length, message and example
+# (mypy reads them as text).
+if typing.TYPE_CHECKING:
+    Id = str
+    FieldId = str
+    StateValueId = str
+    StateRef = str
+    InputName = str
+    ItemKey = str
+    GlyphName = str
+    LineRange = str
+else:
+    Id, FieldId, StateValueId, StateRef = ids.ID.type, ids.FIELD_ID.type, ids.STATE_VALUE.type, ids.STATE_REF.type
+    InputName, ItemKey, GlyphName, LineRange = ids.INPUT_NAME.type, ids.KEY.type, ids.GLYPH.type, ids.LINES.type
 
 
 class TextFormat:
@@ -145,29 +150,36 @@ HttpsUrl = Annotated[str, AfterValidator(_https_url),
 # Markdown with [[kind:id]] references and [[icon:name]] icons; checked by check.check_texts.
 Markdown = Annotated[str, MARKDOWN]
 Text = Markdown
-Status = Literal["verified", "unverified", "missing", "reconstructed", "contradictory"]
-FieldType = Literal["text", "string", "integer", "number", "boolean", "enum", "ref", "ref-list",
-                    "text-list", "string-list", "integer-list", "range"]  # range: a row key such as "4+" (values/ranges.py)
-# What each field type holds (the format reference lists them; a test keeps this and FieldType equal).
-FIELD_TYPES = {
-    "text": "Markdown, with references (a card's text).",
-    "string": "Plain text, shown as written (a label, a code printed on the card).",
-    "integer": "A whole number; `min` and `max` bound it.",
-    "number": "A number, whole or decimal; `min` and `max` bound it.",
-    "boolean": "`true` or `false` (YAML 1.2: `yes`, `no`, `on`, `off` are text).",
-    "enum": "One of the declared `values`.",
-    "ref": "The id of an entity of the kind named by `to` (e.g. `to: symbol`), or of a kind with `to: kind`.",
-    "ref-list": "A list of such ids.",
-    "text-list": "A list of Markdown texts.",
-    "string-list": "A list of plain texts.",
-    "integer-list": "A list of whole numbers; `min` and `max` bound each.",
-    "range": "A row key as the rulebook prints it: \"2\", \"3-5\", \"4+\", \"≤ 2\" (a lookup by a number finds its row).",
-}
+# The statuses are the status table's (values/status.py), the field types the registry's
+# (values/fieldtypes.py), the table rules theirs (checks/tablerules.py); mypy reads them as text.
+if typing.TYPE_CHECKING:
+    Status = str
+    FieldType = str
+    RuleName = str
+else:
+    Status = Literal[statuses.IDS]
+    FieldType = Literal[fieldtypes.NAMES]
+    RuleName = Literal[tablerules.NAMES]
 
 
 # What an item's `module` means when it is left out (the check counts such items in a game with modules).
 NO_MODULE = ("Without it (and without the file's `defaults: {module: …}`), the item belongs to no module: it "
              "applies whichever modules are played and is shown without a module.")
+
+
+# A model rule's problem that carries its own hint (ctx "hint"): the load reports both.
+HINTED = "hinted"
+
+
+class Typed:
+    """A declared field or column: its type is the registry's (values/fieldtypes.py)."""
+
+    if typing.TYPE_CHECKING:  # (the field itself is each class's own, in its order)
+        type: str
+
+    @property
+    def field_type(self) -> fieldtypes.FieldType:
+        return fieldtypes.field_type(self.type)
 
 
 class Strict(BaseModel):
@@ -199,14 +211,16 @@ class Source(Strict):
 class Fidelity(Located):
     """An item that says how faithful it is to the rulebook."""
 
-    status: Status = Field(default="verified", description="How faithful the data is to the source.")
+    status: Status = Field(default=statuses.VERIFIED, description="How faithful the data is to the source.")
     note: Text | None = Field(default=None, description="Why the status is not `verified`.")
 
     @model_validator(mode="after")
     def _note_for_status(self):
         """A status other than `verified` needs a `note` saying what is missing or doubtful, and why."""
-        if self.status != "verified" and not self.note:
-            raise ValueError(f"status '{self.status}' needs a note saying what is missing or doubtful and why")
+        # (which statuses need one is the status table's: values/status.py)
+        lacking = statuses.note_problem(self.status, self.note)
+        if lacking:
+            raise PydanticCustomError(HINTED, lacking, {"hint": statuses.NOTE_HINT})
         return self
 
 
@@ -257,7 +271,7 @@ class Module(Located):
     description: Text = Field(default="", description="What the module adds (Markdown).")
 
 
-class FieldDef(Strict):
+class FieldDef(Typed, Strict):
     """One typed field of a kind: every entity of the kind may give it under `fields:`."""
 
     id: FieldId = Field(description="The key under an entity's `fields:` (lower case, `_` between words).")
@@ -277,10 +291,10 @@ class FieldDef(Strict):
     @model_validator(mode="after")
     def _options(self):
         """`ref` and `ref-list` need `to: <kind>`; `enum` needs `values: [...]`."""
-        if self.type in ("ref", "ref-list") and not self.to:
-            raise ValueError(f"a field of type {self.type} needs `to: <kind>`")
-        if self.type == "enum" and not self.values:
-            raise ValueError("a field of type enum needs `values: [...]`")
+        # (which options a type needs is the type's own: FieldType.needs, values/fieldtypes.py)
+        for option, written in self.field_type.needs:
+            if not getattr(self, option):
+                raise ValueError(f"a field of type {self.type} needs `{written}`")
         return self
 
 
@@ -312,7 +326,7 @@ class Entity(Fidelity):
     aliases: list[PlainText] = Field(default=[], description="Other names readers search for.")
 
 
-class Column(Strict):
+class Column(Typed, Strict):
     """One typed column of a table."""
 
     id: FieldId = Field(description="Used by rules, lookups and `[[value:table:id.key.column]]`.")
@@ -323,14 +337,6 @@ class Column(Strict):
     min: float | None = Field(default=None, description="Smallest allowed value, for integer and number.")
     max: float | None = Field(default=None, description="Largest allowed value, for integer and number.")
     description: Text = Field(default="", description="What the column means (Markdown).")
-
-
-# What each table rule holds (the format reference lists them; a test keeps this and TableRule.rule equal).
-# The rule names come from the registry of table rules (checks/tablerules.py); mypy reads them as text.
-if typing.TYPE_CHECKING:
-    RuleName = str
-else:
-    RuleName = Literal[tablerules.NAMES]
 
 
 class TableRule(Strict):
@@ -371,7 +377,6 @@ class Branch(Strict):
     to: Id = Field(description="The node it leads to.")
 
 
-StateRef = Annotated[str, StringConstraints(pattern=r"^(state:[a-z0-9]+(-[a-z0-9]+)*|roll|[A-Za-z0-9_+-]+)$")]
 
 
 class Call(Located):
@@ -479,7 +484,7 @@ class Procedure(Fidelity):
 
 
 class StateValue(Strict):
-    id: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_+-]+$", max_length=MAX_ID_LENGTH)]
+    id: StateValueId
     name: PlainText
 
 
@@ -545,7 +550,6 @@ class Bot(Located):
 # A worked example's inputs and printed result: numbers, booleans and plain text only, so no
 # example can carry markup into a page.
 ExampleValue = bool | int | float | PlainText
-InputName = Annotated[str, StringConstraints(pattern=r"^[a-z_][a-z0-9_]*$")]
 
 
 class Example(Fidelity):
@@ -659,7 +663,7 @@ class SourceLines(Located):
     """One range of a source text and the content items that carry it (the reverse pass as data)."""
 
     source: Id = Field(description="Id of the text, as declared under game.sources.")
-    lines: Annotated[str, StringConstraints(pattern=r"^[1-9][0-9]*(-[1-9][0-9]*)?$")] = Field(
+    lines: LineRange = Field(
         description="Line or inclusive line range of the text: `12` or `12-40`.")
     items: list[str] = Field(default=[], description="kind:id of every item that carries these lines.")
     not_content: PlainText | None = Field(default=None, description="Why these lines are not rules content "
@@ -679,7 +683,7 @@ class Icon(Located):
 
     id: Id = Field(description="Used as `[[icon:id]]`; a game's icon replaces a default icon of the same id.")
     label: PlainText = Field(description="Text alternative: screen readers, PDF text, flowcharts.")
-    glyphs: list[Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]+(/[a-z0-9-]+)+$")]] = Field(
+    glyphs: list[GlyphName] = Field(
         min_length=1, description="Glyph names under material/templates/.icons, e.g. material/flag.")
 
 
@@ -687,7 +691,7 @@ class InFull(Located):
     """A pointer from condensed wording to the full text: this part of the item keeps conditions
     the condensed wording leaves out (the aid prints where to read it in full)."""
 
-    part: Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*:[a-z0-9]+(-[a-z0-9]+)*$")] = Field(
+    part: ItemKey = Field(
         description="kind:id of the condensed item itself or of one of its subsections.")
     drops: list[Id] = Field(min_length=1, description="The condition words (groups of "
                             "templates/condition-words.yaml: if, only, may, must, not …) whose "
@@ -698,7 +702,7 @@ class AidEntry(Located):
     """One thing printed on a player aid, in the aid's order: a rules section, a table, a
     procedure or a kind's list, in full, or in condensed wording that names what it condenses."""
 
-    show: Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*:[a-z0-9]+(-[a-z0-9]+)*$")] = Field(
+    show: ItemKey = Field(
         description="kind:id of what is printed: rule:…, table:…, procedure:…, kind:…")
     title: PlainText | None = Field(default=None, description="Heading instead of the item's own.")
     condensed: Text | None = Field(default=None, description="Condensed wording of `show`, printed "

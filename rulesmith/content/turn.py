@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 from rulesmith.content import model
 from rulesmith.format.topics import see
 from rulesmith.problems import Problems, nearest
+from rulesmith.values import fieldtypes
+from rulesmith.values import status as statuses
 from rulesmith.values.expressions import plain
 
 if TYPE_CHECKING:
@@ -88,7 +90,7 @@ def check_bot(game: Game, problems: Problems) -> None:
         if deck.id in seen:
             problems.add(deck.where("id"), f"duplicate deck id '{deck.id}'", "give every deck its own id")
         seen.add(deck.id)
-        if not deck.cards and deck.status == "verified":
+        if not deck.cards and not statuses.doubtful(deck.status):
             problems.add(deck.where(), f"deck '{deck.id}' lists no cards",
                          "list them under cards:, or give status: missing with a note naming the gap")
     for n, part in enumerate(bot.turn.parts):
@@ -486,12 +488,11 @@ def lookup(table: model.Table, node: model.Node, case: dict[str, str]) -> str:
     column = read.columns.get(value, value)
     if column not in ids:
         raise LookupError(f"table '{table.id}' has no column '{column}'")
-    cell = plain(row[ids.index(column)])
+    c = ids.index(column)
+    cell = plain(row[c]) if c < len(row) else None
     if cell is None:
         raise LookupError(f"table '{table.id}', row '{key}', column '{column}' is empty")
-    if isinstance(cell, list):
-        return ", ".join(str(v) for v in cell)
-    return str(cell)
+    return fieldtypes.shown(cell, table.columns[c].type)
 
 
 @dataclass

@@ -23,6 +23,8 @@ from rulesmith.checks import tablerules
 from rulesmith.content import model
 from rulesmith.format import topics
 from rulesmith.problems import UsageError, nearest
+from rulesmith.values import fieldtypes, ids
+from rulesmith.values import status as statuses
 from rulesmith.values.expressions import FUNCTIONS, LIMIT, MAX_EXPONENT
 
 TITLE = "The content format"
@@ -39,8 +41,7 @@ class Topic:
 
 
 def _field_types() -> str:
-    return "Field types (`type:` of a field or a column):\n\n" + "\n".join(
-        f"- `{name}`: {text}" for name, text in model.FIELD_TYPES.items())
+    return fieldtypes.reference()
 
 
 def _table_rules() -> str:
@@ -105,7 +106,7 @@ the line most of what the check would. Every file of a game starts with its game
 
 (`../../../schema/…` in a subfolder).""", (model.ContentFile,), after=_checks),
     Topic("references", "Ids and references", """\
-Ids are lower-case `kebab-case` (`[a-z0-9]+(-[a-z0-9]+)*`), unique per game within their
+Ids are lower-case `kebab-case` (`""" + ids.KEBAB + """`), unique per game within their
 namespace. A reference is written inside any text as
 
 - `[[kind:id]]`: a link showing the target's name, or
@@ -135,11 +136,7 @@ character reference (`&lt;`); `a < b` and `R&D` are fine."""),
 Content says what the rulebook says and nothing else. Every entity, table, procedure, example,
 section and gap may carry a `status` and a `note`, and most items a `source`:
 
-- `missing`: the source does not give it (e.g. "not reproduced"); readers see *Not in the
-  source: check the printed card*.
-- `unverified`: in the source but doubtful (garbled, breaks an evident pattern); kept as printed.
-- `reconstructed`: filled in from displaced text; the note gives the reason.
-- `contradictory`: the source says two different things; give both in the text.
+""" + statuses.reference() + """
 
 A single field or table cell can carry its own status by writing a mapping instead of the plain
 value: `{status: missing, note: "…"}` or `{value: 7, status: unverified, note: "…"}`.""",
@@ -409,9 +406,6 @@ def topic_of(name: str) -> Topic:
 
 # -- rendering -------------------------------------------------------------------------------
 
-_PATTERNS = {r"^[a-z0-9]+(-[a-z0-9]+)*$": "id", r"^[a-z][a-z0-9_]*$": "field id"}
-
-
 def describe(annotation, metadata=()) -> str:
     """A field's type in the reader's words: `id`, `plain text`, `list of Markdown` …"""
     for meta in metadata:
@@ -419,10 +413,9 @@ def describe(annotation, metadata=()) -> str:
             return "plain text"
         if meta is model.MARKDOWN:
             return "Markdown"
-        pattern = getattr(meta, "pattern", None)
-        if pattern in _PATTERNS:
-            return _PATTERNS[pattern]
-        if pattern:
+        if isinstance(meta, ids.IdKind):
+            return meta.name
+        if getattr(meta, "pattern", None):
             return "text"
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)
     if origin is Annotated:

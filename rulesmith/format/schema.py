@@ -17,8 +17,6 @@ from rulesmith.content.model import ContentFile
 from rulesmith.files import write_if_changed
 from rulesmith.values import fieldtypes
 
-ID_PATTERN = fieldtypes.ID_PATTERN
-STATUSES = list(fieldtypes.STATUSES)
 ITEM_DEFS_WITH_MODULE = ("Entity", "Table", "Procedure", "Example", "Term", "Gap", "Section", "Defaults")
 
 

@@ -14,12 +14,6 @@ if TYPE_CHECKING:
 # The site's own pages, beside the games' folders (project.SITE_NAMES).
 HOME_PAGE, DOWNLOADS_PAGE, CHANGELOG_PAGE, FORMAT_PAGE = (f"{name}.md" for name in (HOME, DOWNLOADS, CHANGELOG, FORMAT))
 
-STATUS_LABELS = {
-    "missing": "Not in the source",
-    "unverified": "Unverified",
-    "reconstructed": "Reconstructed",
-    "contradictory": "Contradictory in the source",
-}
 
 # Who an erratum or a ruling comes from, as readers call it.
 SOURCE_LABELS = {

@@ -38,10 +38,11 @@ from rulesmith.text.escape import url as escape_url
 from rulesmith.text.glyphs import glyph_svg
 from rulesmith.text.placed import placed
 from rulesmith.text.references import Output, plain_text
-from rulesmith.values import outcomes
+from rulesmith.values import addresses, fieldtypes, outcomes
 from rulesmith.values import references as values
+from rulesmith.values import status as statuses
 from rulesmith.values.expressions import plain
-from rulesmith.values.fieldtypes import ListType, Value, field_type
+from rulesmith.values.fieldtypes import Value
 
 if TYPE_CHECKING:
     import datetime
@@ -79,11 +80,13 @@ def environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.filters["inline"] = env.filters["e"] = env.filters["escape"] = markdown_value
     env.filters["url"] = lambda url: Markup(escape_url(url))
-    env.globals["STATUS_LABELS"] = layout.STATUS_LABELS
+    env.globals["STATUSES"] = statuses.TABLE
+    env.tests["doubtful"] = statuses.doubtful
     env.globals["SOURCE_LABELS"] = layout.SOURCE_LABELS
     env.globals["reads_data"] = values.reads_data
     env.globals["value_inputs"] = values.value_inputs
-    env.globals["shown"] = lambda value: Markup(escape_inline(values.shown(value)))
+    env.globals["value_owner"] = values.owner
+    env.globals["shown"] = fieldtypes.shown
     env.globals["walker_steps"] = walker_steps
     env.globals["walker_procedures"] = walker_procedures
     return env
@@ -180,11 +183,11 @@ class PageContext:
             return Markup(self.ref(key))
         return Markup(f"{self.ref(key)} <small>({escape_inline(tag)})</small>")
 
-    def value(self, raw, spec, entity_status: str = "verified", short: bool = False) -> Markup:
+    def value(self, raw, spec, entity_status: str = statuses.VERIFIED, short: bool = False) -> Markup:
         """A field or cell value with its status marker where it has one."""
         return self._place(self.value_html(raw, spec, entity_status, short))
 
-    def value_html(self, raw, spec, entity_status: str = "verified", short: bool = False) -> str:
+    def value_html(self, raw, spec, entity_status: str = statuses.VERIFIED, short: bool = False) -> str:
         if raw is None:
             return self._marker("missing", "", short) if entity_status == "missing" else "—"
         found = Value.of(raw)
@@ -196,18 +199,17 @@ class PageContext:
         return shown
 
     def _value(self, value, spec) -> str:
-        kind = field_type(spec.type) if spec is not None else None
+        """A value as its field type shows it (fieldtypes.shown), a reference as a link, Markdown as HTML."""
+        kind = spec.field_type
+        item = kind.item if isinstance(kind, fieldtypes.ListType) else kind
         if isinstance(value, list):
             return ", ".join(self._value(v, spec) for v in value) or "—"
-        if kind is not None and kind.name in ("ref", "ref-list") and f"{spec.to}:{value}" in self.index.targets:
+        if isinstance(item, fieldtypes.RefType) and f"{spec.to}:{value}" in self.index.targets:
             key = f"{spec.to}:{value}"
             return self.output.link(key, self.index.name(key))
-        if kind is not None and kind.text_format == "markdown":
+        if item.text_format == "markdown":
             return str(text_html.cell(self.html(str(value))))
-        if kind is not None and kind.name == "enum":
-            return html_text(enum_label(str(value)))
-        item = kind.item if isinstance(kind, ListType) else kind
-        return html_text(item.shown(value) if item is not None and item.accepts(value) else str(value))
+        return html_text(fieldtypes.shown(value, item))
 
     def step_number(self, target: str, node_id: str) -> int | str:
         """The number readers see for a procedure's node (the flowchart's and the list's)."""
@@ -244,9 +246,8 @@ class PageContext:
         """A quiet marker (HTML): an icon and a few words naming what is missing or doubtful. What
         it means ("check the printed card") is said once per page by legend(); the note follows
         only where the marker stands alone (not in a table cell)."""
-        label = layout.STATUS_LABELS.get(status, status)
-        text = html_text({"missing": "not in source", "contradictory": "contradictory"}.get(status, label.lower())
-                         if short else label)
+        found = statuses.of(status)
+        text = html_text(found.short if short else found.label)
         if names:
             text += ": " + html_text(names)
         shown = f'<span class="rs-gap rs-gap--{status}">{glyph_svg("material/alert-outline")}<em>{text}</em></span>'
@@ -304,7 +305,7 @@ class PageContext:
             elif place.field is not None:
                 link += ": " + escape_inline(field_name(self.game, item, place.field))
             elif place.row is not None:
-                row = next(r for r in item.rows if str(plain(r[0])) == place.row)
+                row = values.row_of(item, place.row)
                 column = next(c.title for c in item.columns if c.id == place.column)
                 link += ": " + escape_inline(f"{row_label(self.game, item, row)} / {column}")
             shown.append(Markup(link))
@@ -344,7 +345,12 @@ class PageContext:
         """What an erratum changed and to what, as readers know it (escaped Markdown):
         "Nigeria, Conflict threshold (D3): 2"."""
         return Markup(escape_inline(f"{outcomes.value_label(self.game, self.index, erratum)}: "
-                                    f"{outcomes.shown_value(erratum.new)}"))
+                                    f"{fieldtypes.shown(erratum.new)}"))
+
+    @staticmethod
+    def erratum_address(erratum: model.Erratum) -> addresses.Address:
+        """The place an erratum changed (its field, cell or step), for the changelog's wording."""
+        return addresses.of_erratum(erratum.target, erratum.field)
 
     def fields(self, entity: model.Entity) -> list[tuple[model.FieldDef, str]]:
         kind = self.game.kind_of(entity)
@@ -380,17 +386,17 @@ def gaps_of(game: Game) -> list[dict]:
                 + (f"; {have - known} are listed as missing." if have > known else "."), kind.where())
     for entity in game.entities:
         key = f"{entity.kind}:{entity.id}"
-        if entity.status != "verified":
+        if statuses.doubtful(entity.status):
             add(key, entity.name, entity.status, entity.note, entity.where())
         for name, raw in entity.fields.items():
             value = Value.of(raw)
             if value.doubtful:
                 add(key, f"{entity.name}: {field_name(game, entity, name)}", value.status, value.note, entity.where("fields", name))
     for section, _page in game.all_sections():
-        if section.status != "verified":
+        if statuses.doubtful(section.status):
             add(f"rule:{section.id}", section.title, section.status, section.note, section.where())
     for table in game.tables:
-        if table.status != "verified":
+        if statuses.doubtful(table.status):
             add(f"table:{table.id}", table.title, table.status, table.note, table.where())
         for r, row in enumerate(table.rows):
             for c, raw in enumerate(row):
@@ -401,7 +407,7 @@ def gaps_of(game: Game) -> list[dict]:
                         value.status, value.note, table.where("rows", r, c))
     for item_type in (PROCEDURE, EXAMPLE):
         for item in items_of(game, item_type):
-            if item.status != "verified":
+            if statuses.doubtful(item.status):
                 add(key_of(item_type, item), name_of(item_type, item), item.status, item.note, item.where())
     for key, title, item in bot_marks(game):
         add(key, title, item.status, item.note, item.where())
@@ -427,16 +433,7 @@ def bot_marks(game: Game) -> list[tuple[str, str, model.Fidelity]]:
         found.append((layout.bot_key("state", var.id), f"{bot.turn.title}, kept during the game: {var.name}", var))
     for deck in bot.decks:
         found.append((layout.bot_key("deck", deck.id), f"{bot.turn.title}, drawn from: {deck.name}", deck))
-    return [(key, title, item) for key, title, item in found if item.status != "verified"]
-
-
-def enum_label(value: str) -> str:
-    """An enum value as readers read it: a value written as a key ("influence-and-demonstrator")
-    becomes words ("Influence and demonstrator"); a value written as words stays as it is."""
-    if re.fullmatch(r"[a-z0-9]+(?:[-_][a-z0-9]+)*", value):
-        words = re.sub(r"[-_]", " ", value)
-        return words[:1].upper() + words[1:]
-    return value
+    return [(key, title, item) for key, title, item in found if statuses.doubtful(item.status)]
 
 
 def row_label(game: Game, table: model.Table, row: list) -> str:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from rulesmith.content import model, turn
 from rulesmith.content.link import REFERENCE
 from rulesmith.flowchart.chart import numbering
+from rulesmith.values import references as values
 
 if TYPE_CHECKING:
     from rulesmith.content.game import Game
@@ -22,8 +23,8 @@ def tables_in(text: str) -> list[str]:
     found = []
     for match in REFERENCE.finditer(text):
         target = match.group(1)
-        if target.startswith("value:table:"):
-            target = "table:" + target[len("value:table:"):].split(".", 1)[0]
+        if target.startswith(values.PREFIX):
+            target = values.owner(target)
         kind, _, ident = target.partition(":")
         if kind == "table" and ident not in found:
             found.append(ident)

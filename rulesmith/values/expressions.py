@@ -73,7 +73,11 @@ def evaluate(expression: str, inputs: dict, tables: dict) -> object:
         ids = [c.id for c in table.columns]
         if column_id not in ids:
             raise ExpressionError(f"lookup: table '{table.id}' has no column '{column_id}' (columns: {', '.join(ids)})")
-        return plain(cells[ids.index(column_id)])
+        c = ids.index(column_id)
+        if c >= len(cells):  # a short row: the check of tables says so at the row too
+            key = plain(cells[0]) if cells else None
+            raise ExpressionError(f"lookup: row {key!r} of table '{table.id}' has no cell in column '{column_id}'")
+        return plain(cells[c])
 
     def lookup(table_id, key, column_id):
         table, cells = row(table_id, key)

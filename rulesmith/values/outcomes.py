@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from rulesmith.content import model
+from rulesmith.values import addresses
 from rulesmith.values import references as values
 from rulesmith.values.expressions import ExpressionError, evaluate, plain
 
@@ -44,12 +45,8 @@ class Outcome:
 def erratum_key(erratum: model.Erratum) -> str | None:
     """The value reference an erratum's value is known by ('country:nigeria.ct',
     'table:conflict-dice.3.extra'), or None for a text."""
-    head, _, rest = erratum.field.partition(".")
-    if head == "fields" and rest:
-        return f"{erratum.target}.{rest}"
-    if head == "rows" and "." in rest:
-        return f"{erratum.target}.{rest}"
-    return None
+    place = addresses.of_erratum(erratum.target, erratum.field)
+    return str(place) if place.is_value else None
 
 
 def first_values(game) -> dict[str, tuple[object, list[model.Erratum]]]:
@@ -89,12 +86,13 @@ def _reverted_tables(game, reads: set[str], printed: dict) -> dict:
         rows, changed = [list(row) for row in table.rows], False
         columns = [c.id for c in table.columns]
         for key, (value, _chain) in printed.items():
-            if not key.startswith(f"table:{table_id}."):
+            place = addresses.parse(key)
+            if place.key != f"table:{table_id}" or place.column not in columns:
                 continue
-            row_key, _, column = key.removeprefix(f"table:{table_id}.").rpartition(".")
+            c = columns.index(place.column)
             for row in rows:
-                if row and str(plain(row[0])) == row_key and column in columns:
-                    row[columns.index(column)] = value
+                if row and str(plain(row[0])) == place.row and c < len(row):
+                    row[c] = value
                     changed = True
         if changed:
             tables[table_id] = table.model_copy(update={"rows": rows})
@@ -160,20 +158,15 @@ def field_label(game, index, erratum: model.Erratum) -> str:
     Conflict threshold 3", "a step", "text"."""
     target = index.targets.get(erratum.target)
     item = target.item if target else None
-    head, _, rest = erratum.field.partition(".")
-    if head == "fields" and isinstance(item, model.Entity):
+    place = addresses.of_erratum(erratum.target, erratum.field)
+    if place.field is not None and isinstance(item, model.Entity):
         kind = game.kind(item.kind)
-        spec = next((f for f in kind.fields if f.id == rest), None) if kind else None
-        return spec.name if spec else rest
-    if head == "rows" and isinstance(item, model.Table):
-        key, _, column = rest.rpartition(".")
-        title = next((c.title for c in item.columns if c.id == column), column)
+        spec = next((f for f in kind.fields if f.id == place.field), None) if kind else None
+        return spec.name if spec else place.field
+    if place.row is not None and isinstance(item, model.Table):
+        title = next((c.title for c in item.columns if c.id == place.column), place.column)
         first = item.columns[0].title if item.columns else ""
-        return f"{title} for {first} {key}".rstrip()
-    if head == "nodes":
+        return f"{title} for {first} {place.row}".rstrip()
+    if place.step is not None:
         return "a step"
-    return head
-
-
-def shown_value(value) -> str:
-    return values.shown(value) if value is not None else "—"
+    return erratum.field.partition(".")[0]

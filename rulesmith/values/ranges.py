@@ -7,7 +7,8 @@
 A key is kept as written (readers see "4+"); `parse` says which numbers it holds, `contains`
 answers a lookup, and `problems` proves a table's keys do not overlap and, where the table asks
 for it, leave no gap. `overlaps` (the sweep that finds spans sharing a number, in n log n) also
-serves the source map's line ranges. Self-contained: no other module of Rulesmith is imported.
+serves the source map's line ranges. Numbers are read and shown as values/numbers.py says (a
+leaf, like this module).
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ import math
 import re
 from dataclasses import dataclass
 
-_NUMBER = r"[-+]?\d+(?:\.\d+)?"
+from rulesmith.values import numbers
+
+_NUMBER = numbers.PATTERN
 _FORMS = (
     (re.compile(rf"^({_NUMBER})$"), lambda a: (a, a)),
     (re.compile(rf"^({_NUMBER})\s*\+$"), lambda a: (a, math.inf)),
@@ -52,11 +55,6 @@ class Range:
         return self.text
 
 
-def _number(text: str) -> float:
-    value = float(text)
-    return int(value) if value.is_integer() else value
-
-
 def parse(key: object) -> Range:
     """The range a row key holds; raises RangeError for anything else ("a", "5-3", true …)."""
     if isinstance(key, bool) or not isinstance(key, (str, int, float)):
@@ -69,9 +67,9 @@ def parse(key: object) -> Range:
     for pattern, bounds in _FORMS:
         match = pattern.match(text)
         if match:
-            low, high = bounds(*(_number(g) for g in match.groups()))
+            low, high = bounds(*(numbers.parse(g) for g in match.groups()))
             if low > high:
-                raise RangeError(f"range key '{key}' runs backwards ({low} is more than {high})",
+                raise RangeError(f"range key '{key}' runs backwards ({_fmt(low)} is more than {_fmt(high)})",
                                  f"write it low to high: '{_fmt(high)}-{_fmt(low)}'")
             return Range(low, high, key)
     raise RangeError(f"'{key}' is not a range key", 'write a number ("2"), "3-5", "4+" or "≤ 2"')
@@ -113,7 +111,7 @@ def find(keys: list, number: object) -> int | None:
 def _fmt(value: float) -> str:
     if math.isinf(value):
         return "more" if value > 0 else "less"
-    return str(int(value)) if float(value).is_integer() else str(value)
+    return numbers.shown(float(value))
 
 
 def problems(keys: list) -> list[tuple[int, str, str]]:
