@@ -43,7 +43,7 @@ from rulesmith.site import csp, gate
 from rulesmith.site.engines import DirtyNotice
 from rulesmith.site.mkdocs_config import write_config
 
-HOOKS = Path(__file__).with_name("site/mkdocs_hook.py")
+HOOKS = Path(__file__).parent.parent / "site" / "mkdocs_hook.py"
 DEBOUNCE_S = 0.05  # a save can be several file events; MkDocs waits this long for the last one
 
 
@@ -89,7 +89,7 @@ class Preview:
             full = state != self.built
             mkdocs_build(config, serve_url=self.url, dirty=not full)
             finish_site(self.site, [c.game for c in checked], webapp=False)
-            gate.check_site(self.site, [c.game for c in checked], self.project.cache)  # as `build` does
+            gate.check_site(self.site, [c.game for c in checked], self.project.cache, own=self.url)  # as `build` does
             # Only now: after a failed build following a change of navigation, the next one is
             # full again. After a failed dirty build, the pages it missed are still older than
             # their Markdown, so the next dirty build catches up.
