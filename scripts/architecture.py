@@ -4,7 +4,7 @@ folders and modules, made from each module's own first docstring line.
     python scripts/architecture.py          # print the table
     python scripts/architecture.py --write  # write it into README.md between its markers
 
-tests/test_architecture.py uses the same functions: no import cycle, and the README's table is
+tests/architecture/test_architecture.py uses the same functions: no import cycle, and the README's table is
 the tree's.
 """
 

@@ -290,3 +290,28 @@ def press_the_pages_back(page, button) -> None:
         page.wait_for_function("before => location.href !== before", arg=before)
     except Timeout:
         pytest.fail(f"the page's Back left its address at {before}")
+
+
+@pytest.fixture(scope="session")
+def built(fixture_aids):
+    """The player aids of the made-up games (tests/fixtures/pdf), by path."""
+    return fixture_aids
+
+
+@pytest.fixture(scope="session")
+def real(real_aids):
+    """The player aids of the shipped games, by path."""
+    return real_aids
+
+
+def search(page, query: str) -> list[dict]:
+    """Open search from the header, type the query, return the results shown (where, title, link)."""
+    page.locator(".rs-search-button").click()
+    page.locator(".rs-search__input").fill("")
+    page.keyboard.type(query)
+    page.locator(".rs-search__status").filter(has_text="result").or_(
+        page.locator(".rs-search__status").filter(has_text="Nothing found")).wait_for(timeout=15000)
+    return page.evaluate("""() => [...document.querySelectorAll('.rs-search__results a')].map(a => ({
+        where: a.querySelector('.rs-search__where').textContent,
+        title: a.querySelector('.rs-search__title').textContent, href: a.href}))""")
+

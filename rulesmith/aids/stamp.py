@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 def errata_in(checked: Checked, kind: AidKind) -> list[model.Erratum]:
     """The errata that change what this aid shows: those to an item it shows or to an item that
     refers to something it shows; on the solo aid, errata to rules text always count (it decides
-    which tables are the bot's). tests/test_errata.py checks this against the HTML."""
+    which tables are the bot's). tests/commands/test_errata.py checks this against the HTML."""
     game, index = checked.game, checked.index
     shown = contents.shown_keys(game, index, kind)
     items = {"table", "term", "rule", "procedure", "example", "gap"} | {k.id for k in game.kinds}

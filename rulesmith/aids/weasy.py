@@ -2,7 +2,7 @@
 
 Page numbers are written into the laid-out document (fill_page_numbers) and the layout is
 inspected for cut or cramped content (layout_problems) through WeasyPrint's box tree, which is
-not a public API: tests/test_weasy.py fails loudly when the installed version is not PINNED, so
+not a public API: tests/aids/test_pdf.py fails loudly when the installed version is not PINNED, so
 that an upgrade is a decision, made with these functions checked again.
 """
 

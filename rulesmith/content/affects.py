@@ -10,7 +10,7 @@ A gap (content/<game>/gaps.yaml) lists under `affects` the places a reader meets
 
 The site pages and the aids ask this module which gaps affect what they print and show each
 gap's marker there (rulesmith/site/pages.py PageContext.gaps_at and the templates); the gaps
-page lists every gap with the places it affects; tests/test_gap_markers.py reads the built
+page lists every gap with the places it affects; tests/content/test_gap_markers.py reads the built
 pages and PDFs for every affected place. A status on a field, cell or section is shown where
 that value is printed, and where prose shows it with [[value:…]] (text/references.py).
 """
