@@ -24,7 +24,7 @@ from rulesmith.commands.records import (
     ErrataError,
     Recorded,
     Recording,
-    RefusingParser,
+    add_command,
     add_source_arguments,
     parse_date,
 )
@@ -61,13 +61,10 @@ class Applied:
 # ---------------------------------------------------------------- the command line
 
 def configure(parser) -> None:
-    sub = parser.add_subparsers(dest="errata_command", required=True, metavar="add", parser_class=RefusingParser)
-    add = sub.add_parser(
-        "add", help="change one value in the YAML and record the erratum",
-        description="Change one canonical value in place (comments and formatting kept) and append "
-                    "the erratum record to content/<game>/errata.yaml; the game is checked with both "
-                    "changes first, and no file is changed if the check fails.")
-    add.add_argument("game", help="game id (its folder under content/)")
+    add = add_command(parser, "errata_command", "change one value in the YAML and record the erratum",
+                      "Change one canonical value in place (comments and formatting kept) and append the erratum "
+                      "record to content/<game>/errata.yaml; the game is checked with both changes first, and no "
+                      "file is changed if the check fails.")
     add.add_argument("target", metavar="entity-id",
                      help="what the erratum changes: kind:id (card:interpol, table:conflict-dice, rule:setup …) "
                           "or a bare id when it is unique in the game")

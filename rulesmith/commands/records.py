@@ -285,3 +285,12 @@ def parse_date(text: str | None, error: type[RecordError] = RecordError) -> date
         return datetime.date.fromisoformat(text.strip())
     except ValueError as reason:
         raise error(f"--date '{text}' is not a real day: {reason}", hint="check the month and the day") from None
+
+
+def add_command(parser, dest: str, help: str, description: str):
+    """The one subcommand of `rulesmith errata` and `rulesmith ruling`: `add`, refusing as every
+    command refuses (RefusingParser). Returns its parser, for the command's own arguments."""
+    sub = parser.add_subparsers(dest=dest, required=True, metavar="add", parser_class=RefusingParser)
+    add = sub.add_parser("add", help=help, description=description)
+    add.add_argument("game", help="game id (its folder under content/)")
+    return add

@@ -18,8 +18,8 @@ from rulesmith.commands.records import (
     RULING,
     Recorded,
     Recording,
-    RefusingParser,
     RulingError,
+    add_command,
     add_source_arguments,
     parse_date,
 )
@@ -46,13 +46,10 @@ class RulingAdded:
 
 
 def configure(parser) -> None:
-    sub = parser.add_subparsers(dest="ruling_command", required=True, metavar="add", parser_class=RefusingParser)
-    add = sub.add_parser(
-        "add", help="record a ruling or FAQ answer about one or more items",
-        description="Append a ruling to content/<game>/rulings.yaml (comments and formatting kept); "
-                    "with --supersedes, mark the earlier ruling as superseded by it. The game is checked "
-                    "with it first, and no file is changed if the check fails.")
-    add.add_argument("game", help="game id (its folder under content/)")
+    add = add_command(parser, "ruling_command", "record a ruling or FAQ answer about one or more items",
+                      "Append a ruling to content/<game>/rulings.yaml (comments and formatting kept); with "
+                      "--supersedes, mark the earlier ruling as superseded by it. The game is checked with it "
+                      "first, and no file is changed if the check fails.")
     add.add_argument("items", nargs="+", metavar="item",
                      help="what the ruling is about: kind:id (card:interpol, rule:setup, table:conflict-dice …) "
                           "or a bare id when it is unique in the game; several may be given")
