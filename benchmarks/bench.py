@@ -66,7 +66,7 @@ def worker(spec: dict) -> dict:
     if spec.get("user_cache"):
         os.environ["XDG_CACHE_HOME"] = spec["user_cache"]
     if spec["job"] == "build":
-        from rulesmith.build import build
+        from rulesmith.commands.build import build
 
         imported = time.perf_counter()
         cpu: dict[str, float] = {}
@@ -182,7 +182,7 @@ def load_generator():
 
 
 def pdfs_available() -> bool:
-    return importlib.util.find_spec("rulesmith.render.pdf") is not None
+    return importlib.util.find_spec("rulesmith.aids.pdf") is not None
 
 
 def build_spec(content: Path, folder: Path, pdfs: bool) -> dict:
@@ -278,7 +278,7 @@ def measure_check(content: Path, reps: int, tmp: Path, baseline_rev: str | None)
     base_env = dict(os.environ, RULESMITH_BASELINE=str(baseline)) if baseline else None
     inner = max(reps, 5)
     now, then, command, edited_command, then_command, bare, full = [], [], [], [], [], [], []
-    # `rulesmith check` keeps its last passed answer (rulesmith/checkcache.py): timed both with
+    # `rulesmith check` keeps its last passed answer (rulesmith/checks/cache.py): timed both with
     # nothing changed since the last check, and after one edit (a comment line appended to one
     # YAML file, a new one each time: that game is read and checked again, the others' kept
     # answers given, as after any edit to one game)
@@ -455,7 +455,7 @@ def apply_erratum(content: Path, game: str, key: str, field: str, old: int, new:
 def expected_outputs(checked, key: str) -> set[str]:
     """Pages an erratum of `key` may change: its own page, the pages that mention it, the game's
     overview and changelog, and the site-wide home, downloads and changelog pages."""
-    from rulesmith.render import layout
+    from rulesmith.site import layout
 
     game, index = checked.game, checked.index
     pages = {layout.page_of(game, key)[0], f"{game.id}/index.md", f"{game.id}/changelog.md",
@@ -467,10 +467,10 @@ def expected_outputs(checked, key: str) -> set[str]:
 
 
 def expected_pdfs(content: Path, game_id: str) -> set[str]:
-    """The aids the game's latest erratum changes (render/aids/stamp.py: errata_in), in both papers."""
+    """The aids the game's latest erratum changes (aids/stamp.py: errata_in), in both papers."""
+    from rulesmith.aids import kinds as aidkinds
+    from rulesmith.aids import stamp
     from rulesmith.pipeline import check_content
-    from rulesmith import aidkinds
-    from rulesmith.render.aids import stamp
 
     checked = next(c for c in check_content(content) if c.game.id == game_id)
     latest = checked.game.latest_erratum()
@@ -507,15 +507,15 @@ def measure_erratum(tmp: Path, reps: int, pdfs: bool) -> dict:
 def nav_and_html(content: Path, folder: Path, html_dir: Path) -> tuple[list, dict]:
     """The nav MkDocs got, and every aid's HTML exactly as the build renders it (pdf.jobs_for,
     from the cached flowcharts), with the base URL and WeasyPrint options the build uses."""
-    from rulesmith.build import flowcharts
+    from rulesmith.commands.build import flowcharts
     from rulesmith.pipeline import check_content
-    from rulesmith.render.site import render_site
+    from rulesmith.site.pages import render_site
 
     checked = check_content(content)
     nav = render_site(checked, []).nav
     info = {"aids": 0, "html_s": None, "source": None, "options": {}, "base_url": None}
     try:
-        from rulesmith.render import pdf
+        from rulesmith.aids import pdf
     except ImportError as error:
         info["source"] = f"no PDF module ({error})"
         return nav, info
@@ -528,7 +528,7 @@ def nav_and_html(content: Path, folder: Path, html_dir: Path) -> tuple[list, dic
         (html_dir / (job.path.replace("/", "--") + ".html")).write_text(job.html, encoding="utf-8")
         info["base_url"] = job.base_url
     # as many processes as the build's PDF pool: the floor is WeasyPrint at the same parallelism
-    info.update(aids=len(jobs), source="rulesmith.render.pdf.jobs_for", options=pdf.PDF_OPTIONS,
+    info.update(aids=len(jobs), source="rulesmith.aids.pdf.jobs_for", options=pdf.PDF_OPTIONS,
                 workers=min(getattr(pdf, "WORKERS", os.cpu_count() or 1), len(jobs)))
     return nav, info
 
@@ -570,7 +570,7 @@ def measure_scaling(tmp: Path, sizes: list[int], reps: int, pdfs: bool) -> list[
 def serve_target(content: Path) -> tuple[Path, int, int, str, str]:
     """An entity name to edit: (file, line, column, current name, page URL path)."""
     from rulesmith.pipeline import check_content
-    from rulesmith.render import layout
+    from rulesmith.site import layout
 
     for checked in check_content(content):
         for entity in checked.game.entities:
@@ -865,7 +865,7 @@ def main(argv: list[str] | None = None) -> int:
          "reps": args.reps, "pdfs": pdfs, "notes": [], "load_before": list(os.getloadavg()),
          "command": "scripts/bench " + " ".join(argv if argv is not None else sys.argv[1:])}
     if not pdfs:
-        r["notes"].append("PDFs not built: " + ("--no-pdf" if args.no_pdf else "rulesmith/render/pdf.py not present yet"))
+        r["notes"].append("PDFs not built: " + ("--no-pdf" if args.no_pdf else "rulesmith/aids/pdf.py not present yet"))
     tmp = Path(tempfile.mkdtemp(prefix="rulesmith-bench-"))
     try:
         content = copy_content(tmp / "content")

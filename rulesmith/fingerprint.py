@@ -1,5 +1,5 @@
 """What Rulesmith's outputs depend on besides the content, hashed: one home for the caches that
-skip work when nothing changed (the check's answer, checkcache.py; the player aids, render/pdf.py).
+skip work when nothing changed (the check's answer, checks/cache.py; the player aids, aids/pdf.py).
 
 - `tree`: every entry under a folder, by its bytes (a file), where it points (a link) or its
   type (anything else), in a fixed order;
@@ -17,7 +17,10 @@ import hashlib
 import os
 import stat
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def digest(path: str | Path) -> str | None:
@@ -67,7 +70,7 @@ def distributions() -> list[str]:
 
 def software(into) -> None:
     """Everything of the software that an output may depend on, into the hash `into`."""
-    from .project import templates
+    from rulesmith.project import templates
 
     into.update(f"python {sys.version} {sys.prefix}\n".encode())
     for name, value in sorted(os.environ.items()):

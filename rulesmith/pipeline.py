@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
-import datetime
+import logging
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .check import check_game
-from .game import Game, load_games
-from .items import without_module
-from .link import Index, build_index, resolve
-from .problems import ContentError, Problems
-from .project import game_folders
+from rulesmith.checks.check import check_game
+from rulesmith.content.game import Game, load_games
+from rulesmith.content.items import without_module
+from rulesmith.content.link import Index, build_index, resolve
+from rulesmith.format.topics import see
+from rulesmith.problems import ContentError, Problems
+from rulesmith.project import game_folders
+
+log = logging.getLogger(__name__)
+
+if TYPE_CHECKING:
+    import datetime
+    from pathlib import Path
 
 
 @dataclass
@@ -34,7 +41,7 @@ class Checked:
         shown = ", ".join(without[:3]) + (" …" if len(without) > 3 else "")
         one = len(without) == 1
         return [f"{len(without)} {'item names' if one else 'items name'} no module ({shown}): "
-                f"{'it applies' if one else 'they apply'} with every module (`rulesmith format modules`)"]
+                f"{'it applies' if one else 'they apply'} with every module ({see('modules')})"]
 
 
 def check_content(content_dir: Path, today: datetime.date | None = None,
@@ -46,7 +53,7 @@ def check_content(content_dir: Path, today: datetime.date | None = None,
     name, with a digest of what its check read (game_inputs): a game whose digest is the same is
     not read, linked or checked again. A game is checked on its own (only two games with one id
     concern two), so the others are not affected by one game's edit. The game folders named in
-    `skip` are not read either (the check command knows their answer: checkcache.py); the
+    `skip` are not read either (the check command knows their answer: checks/cache.py); the
     caller compares their ids."""
     problems = Problems()
     if not content_dir.is_dir():
@@ -54,7 +61,7 @@ def check_content(content_dir: Path, today: datetime.date | None = None,
         raise ContentError(problems.sorted())
     reused: dict[str, Checked] = {}
     if kept is not None:
-        from . import fingerprint
+        from rulesmith import fingerprint
 
         software = fingerprint.software_digest()
         for folder in game_folders(content_dir):
@@ -65,12 +72,15 @@ def check_content(content_dir: Path, today: datetime.date | None = None,
     ids: dict[str, Game] = {}
     for folder in game_folders(content_dir):
         if folder.name in reused:
+            log.debug("check %s: kept from the last check (its files, rulebook texts, the software and the date as before)",
+                      folder.name)
             known = reused[folder.name]
             checked.append(known)
             problems.warnings += known.warnings
             game = known.game
         elif folder.name in fresh:
             game = fresh[folder.name]
+            log.debug("check %s: read and checked", game.id)
             digest = game_inputs(game, today, software) if kept is not None else ""
             errors, before = len(problems.items), len(problems.warnings)
             index = build_index(game, problems)
@@ -97,9 +107,9 @@ def game_inputs(game: Game, today: datetime.date | None, software: str | None = 
     `software`: the digest, when the caller has it."""
     import hashlib
 
-    from . import fingerprint
-    from .checkcache import game_key
-    from .source_map import source_path
+    from rulesmith import fingerprint
+    from rulesmith.checks.cache import game_key
+    from rulesmith.checks.source_map import source_path
 
     parts = [game_key(game.folder.parent, game.folder, today, software or fingerprint.software_digest())]
     parts += [f"{s.id} {fingerprint.digest(source_path(game, s))}" for s in game.info.sources]

@@ -9,13 +9,12 @@ parent, as git and mkdocs do, and keeps its work, cache and outputs inside it.
 from __future__ import annotations
 
 import importlib.resources
+import os
 from dataclasses import dataclass
 from functools import lru_cache
-import os
 from pathlib import Path
 
-from .problems import UsageError
-
+from rulesmith.problems import UsageError
 
 # The names the build gives its own files beside the games' folders (each game's pages and files are
 # in a folder named after its id): in the site and the docs folder (a page <name>.md, a folder

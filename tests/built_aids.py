@@ -4,13 +4,16 @@ conftest.py): checked content, its flowcharts, its jobs and their PDFs."""
 from __future__ import annotations
 
 import io
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pypdf
 
-from rulesmith import aidkinds
-from rulesmith.build import flowcharts
-from rulesmith.render import pdf
+from rulesmith.aids import kinds as aidkinds
+from rulesmith.aids import pdf
+from rulesmith.commands.build import flowcharts
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 class Built:

@@ -16,13 +16,16 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 import yaml
 from hypothesis import settings
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 # Hypothesis, for every property test: no deadline (a shared machine's load is not a defect; speed
 # is measured by the benchmark, never asserted by a test). ./scripts/test runs the "ci" profile:
@@ -102,7 +105,7 @@ def rulesmith_here(*args: str, cwd: Path, content: str | None = ".") -> Run:
                 code = main([*(["--content", content] if content else []), *args])
             except SystemExit as done:  # argparse's usage errors and --help
                 code = done.code if isinstance(done.code, int) else 0 if done.code is None else 1
-            except Exception:  # noqa: BLE001 (what the interpreter would print)
+            except Exception:
                 traceback.print_exc()
                 code = 1
     finally:
@@ -182,7 +185,7 @@ def served(folder: Path) -> Iterator[str]:
 
 def build_site(content: Path, site: Path, work: Path) -> None:
     """Build a site in-process with its own work folder (not the shared .build/ of the checkout)."""
-    from rulesmith.build import build
+    from rulesmith.commands.build import build
 
     build(content, site, pdfs=False, quiet=True, work=work)
 
@@ -219,6 +222,7 @@ def real_site(tmp_path_factory, shipped_games) -> Path:
 def fixture_aids(tmp_path_factory):
     """The player aids of tests/fixtures/pdf/content, rendered once per session."""
     from built_aids import Built
+
     from rulesmith.pipeline import check_content
 
     return Built(check_content(FIXTURE_PDF_CONTENT), tmp_path_factory.mktemp("aids"))
@@ -230,6 +234,7 @@ def real_aids(tmp_path_factory):
     cache (so the PDFs ./scripts/build makes are rendered once). A game that does not check
     fails the tests that need its aids (never left out)."""
     from built_aids import Built
+
     from rulesmith.pipeline import check_content
     from rulesmith.problems import ContentError
 
@@ -285,3 +290,28 @@ def press_the_pages_back(page, button) -> None:
         page.wait_for_function("before => location.href !== before", arg=before)
     except Timeout:
         pytest.fail(f"the page's Back left its address at {before}")
+
+
+@pytest.fixture(scope="session")
+def built(fixture_aids):
+    """The player aids of the made-up games (tests/fixtures/pdf), by path."""
+    return fixture_aids
+
+
+@pytest.fixture(scope="session")
+def real(real_aids):
+    """The player aids of the shipped games, by path."""
+    return real_aids
+
+
+def search(page, query: str) -> list[dict]:
+    """Open search from the header, type the query, return the results shown (where, title, link)."""
+    page.locator(".rs-search-button").click()
+    page.locator(".rs-search__input").fill("")
+    page.keyboard.type(query)
+    page.locator(".rs-search__status").filter(has_text="result").or_(
+        page.locator(".rs-search__status").filter(has_text="Nothing found")).wait_for(timeout=15000)
+    return page.evaluate("""() => [...document.querySelectorAll('.rs-search__results a')].map(a => ({
+        where: a.querySelector('.rs-search__where').textContent,
+        title: a.querySelector('.rs-search__title').textContent, href: a.href}))""")
+

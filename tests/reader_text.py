@@ -11,9 +11,8 @@ the few accepted exceptions of `reader_text_exceptions.yaml` (each with its reas
 
 from __future__ import annotations
 
-import html
-
 import fnmatch
+import html
 import html.parser
 import io
 import re
@@ -43,7 +42,7 @@ _MARKUP = [
 ]
 
 
-def markup(text: str, vocabulary: "Vocabulary | None" = None) -> list[Hit]:
+def markup(text: str, vocabulary: Vocabulary | None = None) -> list[Hit]:
     """Markdown or template syntax left in the text: `!!! check`, `[[rule:x]]`, `{{ x }}`, `**`, `](`;
     not where the game's own text writes the same characters (shown as written, escaped)."""
     found = []
@@ -68,7 +67,7 @@ _ID_TOKEN = re.compile(r"(?<![\w-])[a-z0-9]+(?:(?:->|[-_])[a-z0-9]+)+(?![\w-])")
 _KEY = re.compile(r"(?<![\w-])([a-z][a-z0-9-]*):([a-z0-9][a-z0-9-]*)(?![\w-])")
 
 
-def internal_ids(text: str, vocabulary: "Vocabulary") -> list[Hit]:
+def internal_ids(text: str, vocabulary: Vocabulary) -> list[Hit]:
     """Content ids, field keys, kind ids and node ids as written in the data ("faction-skill",
     "leader_cards", "trigger->high-difficulty", "alliance:interpol"), unless the rulebook's own
     text uses the word."""
@@ -126,7 +125,7 @@ def doubled_punctuation(text: str) -> list[Hit]:
     return found
 
 
-def foreign_names(text: str, vocabulary: "Vocabulary") -> list[Hit]:
+def foreign_names(text: str, vocabulary: Vocabulary) -> list[Hit]:
     """Names of another game's items in this game's outputs ("Storms p.2" in every game's legend):
     text that came from a template, not from the game."""
     found = []
@@ -143,7 +142,7 @@ def _last_word(name: str) -> str:
     return words[-1].strip("()“”\"'.,:;!?").lower() if words else ""
 
 
-def page_references(text: str, vocabulary: "Vocabulary") -> list[Hit]:
+def page_references(text: str, vocabulary: Vocabulary) -> list[Hit]:
     """A page reference ("Antiterror p.3") names something of this game: one naming nothing of it
     ("Storms p.2" as every aid's example) came from a template."""
     found = []
@@ -196,8 +195,8 @@ class Vocabulary:
 
 def vocabulary(checked, others=(), rulebook_texts: list[str] | None = None) -> Vocabulary:
     """What the loaded model calls things, for one game (`checked`: a pipeline.Checked)."""
-    from rulesmith import items
-    from rulesmith.source_map import source_lines
+    from rulesmith.checks.source_map import source_lines
+    from rulesmith.content import items
 
     game = checked.game
     found = Vocabulary()
@@ -218,7 +217,7 @@ def vocabulary(checked, others=(), rulebook_texts: list[str] | None = None) -> V
     for example in game.examples:
         found.ids |= set(example.inputs)
     found.literal = " ".join(" ".join(_strings(written)).split())
-    from rulesmith.link import REFERENCE  # a reference's own label names its target too: "([[rule:x|effects]])"
+    from rulesmith.content.link import REFERENCE  # a reference's own label names its target too: "([[rule:x|effects]])"
     found.name_ends |= {_last_word(m.group(2)) for m in REFERENCE.finditer(found.literal) if m.group(2)}
     for plan in game.aids:  # an aid may show an item under a title of its own ("A round at a glance")
         found.name_ends |= {_last_word(title) for title in _titles(plan.model_dump(mode="json"))}
@@ -257,7 +256,7 @@ def _titles(value) -> list[str]:
 
 
 def _names(checked) -> set[str]:
-    from rulesmith import items
+    from rulesmith.content import items
 
     game = checked.game
     names = set()  # not the game's name: every page's navigation names every game
@@ -371,7 +370,7 @@ def site_texts(site: Path) -> dict[str, str]:
 
 def search_entries(site: Path) -> list[dict]:
     """Every entry of every search index file of a built site (one per game, and the site's own)."""
-    from rulesmith.render import search
+    from rulesmith.site import search
 
     files = sorted((site / search.FOLDER).glob("*.js"))
     found = []
@@ -386,7 +385,7 @@ def search_entries(site: Path) -> list[dict]:
 
 def search_holds(entry: dict, phrase: str) -> bool:
     """Whether a search entry finds a phrase: each of its words is in the entry."""
-    from rulesmith.render import search
+    from rulesmith.site import search
 
     held = set(str(entry["words"]).split()) | set(search.words(entry["title"] + " " + entry["text"]))
     return all(word in held for word in search.words(phrase) if word not in search.STOP_WORDS)

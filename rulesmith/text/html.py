@@ -25,11 +25,11 @@ from html.parser import HTMLParser
 import nh3
 from markupsafe import Markup
 
-from .. import model
-from ..link import REFERENCE
-from . import markdown_config
-from .escape import content_source, html_text
-from .references import Output, fold_echoes
+from rulesmith.content import model
+from rulesmith.content.link import REFERENCE
+from rulesmith.text import markdown_config
+from rulesmith.text.escape import content_source, html_text
+from rulesmith.text.references import Output, fold_echoes
 
 # What Markdown with the one configuration makes, and nothing else.
 TAGS = {

@@ -55,11 +55,11 @@ class _Place(Preprocessor):
 
 
 class PlacedHtmlExtension(Extension):
-    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
+    def extendMarkdown(self, md: Markdown) -> None:
         # After normalize_whitespace (30), which removes the stash's own delimiters from the
         # source, and before the raw-HTML block reader (20), so a token inside raw HTML works too.
         md.preprocessors.register(_Place(md), "rulesmith_placed_html", 25)
 
 
-def makeExtension(**kwargs) -> PlacedHtmlExtension:  # noqa: N802 (Python-Markdown's entry point)
+def makeExtension(**kwargs) -> PlacedHtmlExtension:
     return PlacedHtmlExtension(**kwargs)

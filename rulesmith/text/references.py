@@ -11,12 +11,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING
 
-from .. import outcomes, values
-from ..glyphs import glyph_svg
-from ..link import REFERENCE, Index
-from .escape import html_text
+from rulesmith.content.link import REFERENCE, Index
+from rulesmith.text.escape import html_text
+from rulesmith.text.glyphs import glyph_svg
+from rulesmith.values import outcomes
+from rulesmith.values import references as values
+from rulesmith.values import status as statuses
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 def icon_html(index: Index, name: str) -> str:
@@ -56,9 +61,9 @@ class Output:
         if kind == "icon":
             return self.icon(ident) if self.icon else icon_html(self.index, ident)
         if kind == "value":
-            shown = html_text(values.shown(values.lookup(self.index, ident))) + self.printed(ident)
+            shown = html_text(values.shown(self.index, ident)) + self.printed(ident)
             status, note = values.status(self.index, ident)
-            return shown + (" " + self.marker(status, note) if self.marker and status != "verified" else "")
+            return shown + (" " + self.marker(status, note) if self.marker and statuses.doubtful(status) else "")
         link = self.link(target, label if label else self.index.name(target))
         return GAP_MARK + link if kind == "gap" else link  # the reader meets a gap here
 
@@ -70,8 +75,7 @@ class Output:
             return ""
         printed, chain = found
         names = ", ".join(self.link(f"erratum:{erratum.id}", f"erratum {erratum.id}") for erratum in chain)
-        shown = values.shown(printed) if printed is not None else "—"
-        return f" (the rulebook prints {html_text(shown)}; {names})"
+        return f" (the rulebook prints {html_text(values.shown(self.index, ref, printed))}; {names})"
 
 
 def fold_echoes(text: str, index: Index) -> str:
@@ -142,7 +146,7 @@ def plain_text(text: str, index: Index) -> str:
         if kind == "icon":
             return f"[{index.icons[ident]['label']}]"
         if kind == "value":
-            return values.shown(values.lookup(index, ident)) + _printed_plain(index, ident)
+            return values.shown(index, ident) + _printed_plain(index, ident)
         if kind == "gap":  # the same mark as the site's gap marker: the reader meets a gap here
             return "▲\u00a0" + (label or index.name(target))
         return label or index.name(target)
@@ -156,5 +160,4 @@ def _printed_plain(index: Index, ref: str) -> str:
     if found is None:
         return ""
     printed, chain = found
-    shown = values.shown(printed) if printed is not None else "—"
-    return f" (the rulebook prints {shown}; {', '.join(f'erratum {e.id}' for e in chain)})"
+    return f" (the rulebook prints {values.shown(index, ref, printed)}; {', '.join(f'erratum {e.id}' for e in chain)})"

@@ -1,9 +1,11 @@
 /* Rulesmith: the bot's turn, played from the data (issue 25).
  *
  * The page holds every text, rendered and hidden (templates/site/bot-companion.md.j2), and the
- * turn as JSON (rulesmith/render/botturn.py): its parts, the procedures with their links, calls,
+ * turn as JSON (rulesmith/site/botturn.py): its parts, the procedures with their links, calls,
  * rolls, draws and state changes, and every table answer computed for every state. This script
- * keeps the place as the answers given since the turn began, replayed from the start:
+ * keeps the place as the answers given since the turn began, replayed from the start (the
+ * procedures' moves by the procedure interpreter, procedure.js, as on the procedure pages' walker;
+ * the turn's parts, rolls and draws here):
  *   #bot&state=turn:3,difficulty:hard&seed=42&log=g.d.0.r4n1.d
  * Each answer is a history entry (Back undoes it: place.js, as on the procedure pages' walker);
  * the address and local storage keep the state, so a reload or a locked phone comes back to the
@@ -12,7 +14,7 @@
 (function () {
   "use strict";
 
-  var KEY = "bot";
+  var addresses = rulesmithProcedure.addresses;
 
   /* A small seeded generator (mulberry32): the same seed and place give the same roll. */
   function random(seed, a, b) {
@@ -34,43 +36,19 @@
     this.live = root.querySelector(".rs-bot__live");
     this.form = root.querySelector(".rs-bot__setup");
     this.storage = "rulesmith-bot:" + location.pathname;
-    this.vars = {};
-    for (var i = 0; i < this.data.state.length; i++) this.vars[this.data.state[i].id] = this.data.state[i];
+    this.interpreter = new rulesmithProcedure.Interpreter(this.data);
+    this.vars = this.interpreter.variables;
   }
 
   /* ------------------------------------------------------------ the address and storage */
 
   Bot.prototype.encode = function (saved) {
-    return "#" + KEY + "&state=" + this.data.state.map(function (v) {
-      return v.id + ":" + saved.state[v.id];
-    }).join(",") + "&seed=" + saved.seed + "&log=" + saved.log.join(".");
+    return addresses.turn.format(saved, this.data.state);
   };
 
   Bot.prototype.decode = function (hash) {
-    hash = rulesmithPlace.decode(hash);
-    var parts = hash.split("&");
-    if (parts[0] !== KEY) return null;
-    var found = { state: {}, seed: 1, log: [] };
-    for (var i = 1; i < parts.length; i++) {
-      var kv = parts[i].split("="), name = kv[0], value = kv.slice(1).join("=");
-      if (name === "state") {
-        value.split(",").forEach(function (pair) {
-          var bits = pair.split(":");
-          found.state[bits[0]] = bits[1];
-        });
-      } else if (name === "seed") {
-        found.seed = parseInt(value, 10) || 1;
-      } else if (name === "log") {
-        found.log = value ? value.split(".") : [];
-      }
-    }
-    return this.valid(found) ? found : null;
-  };
-
-  Bot.prototype.valid = function (saved) {
-    return this.data.state.every(function (v) {
-      return v.values.some(function (pair) { return pair[0] === saved.state[v.id]; });
-    });
+    var found = addresses.turn.parse(hash);
+    return found && this.interpreter.isState(found.state) ? found : null;
   };
 
   Bot.prototype.store = function (saved) {
@@ -80,7 +58,7 @@
   Bot.prototype.stored = function () {
     try {
       var saved = JSON.parse(localStorage.getItem(this.storage) || "null");
-      return saved && saved.state && this.valid(saved) ? saved : null;
+      return saved && this.interpreter.isState(saved.state) ? saved : null;
     } catch (error) { return null; }
   };
 
@@ -123,26 +101,6 @@
     return value;
   };
 
-  /* Apply changes to a state; returns false where a state would pass its last value (the game ends). */
-  Bot.prototype.change = function (state, changes) {
-    var ok = true;
-    for (var i = 0; i < changes.length; i++) {
-      var c = changes[i], v = this.vars[c.state];
-      var values = v.values.map(function (pair) { return pair[0]; });
-      if (c.to !== "next") { state[c.state] = c.to; continue; }
-      var at = values.indexOf(state[c.state]);
-      if (at + 1 < values.length) {
-        state[c.state] = values[at + 1];
-      } else if (c.carry) {
-        state[c.state] = values[0];
-        ok = this.change(state, [{ state: c.carry, to: "next", carry: null }]) && ok;
-      } else {
-        ok = false;
-      }
-    }
-    return ok;
-  };
-
   Bot.prototype.applies = function (part, state) {
     for (var id in part.only) {
       if (Object.prototype.hasOwnProperty.call(part.only, id) && part.only[id].indexOf(state[id]) < 0) return false;
@@ -152,10 +110,17 @@
 
   /* ------------------------------------------------------------ replaying the answers */
 
-  /* Where the answers lead: {part, frames: [{procedure, node}], state, intro, done, pending, visits}. */
+  /* Whether a step has what it waits for: its roll, its draw (from a deck the page holds). */
+  Bot.prototype.ready = function (node, pending) {
+    return !(node.roll && !(pending && pending.roll)) &&
+      !(node.draw && this.data.decks[node.draw.deck].cards.length && !(pending && pending.drawn));
+  };
+
+  /* Where the answers lead: {part, walk (the procedure interpreter's, null at a part's opening),
+     state, intro, done, pending (a step's roll or draw), valid (the answers that held), skipped}. */
   Bot.prototype.replay = function (saved) {
-    var self = this, data = this.data;
-    var here = { part: 0, frames: [], state: Object.assign({}, saved.state), intro: true, done: false,
+    var self = this, data = this.data, interpreter = this.interpreter;
+    var here = { part: 0, walk: null, state: Object.assign({}, saved.state), intro: true, done: false,
                  pending: null, valid: 0, skipped: [] };
 
     function settle() { // pass by the parts whose state says they do not apply
@@ -166,25 +131,10 @@
       if (here.part >= data.parts.length) here.done = true;
     }
 
-    function node() {
-      var f = here.frames[here.frames.length - 1];
-      return data.procedures[f.procedure].nodes[f.node];
-    }
-
-    function moveTo(target) { // leave the current node (counted) for another
-      var f = here.frames[here.frames.length - 1];
-      f.passed[f.node] = (f.passed[f.node] || 0) + 1;
-      f.node = target;
+    function walkOn(walk) {
+      here.walk = walk;
+      here.state = walk.vars;
       here.pending = null;
-    }
-
-    function frame(procedure) { return { procedure: procedure, node: data.procedures[procedure].start, passed: {} }; }
-
-    function finishPart() {
-      here.frames = [];
-      here.intro = true;
-      here.part++;
-      settle();
     }
 
     settle();
@@ -195,57 +145,40 @@
         var part = data.parts[here.part];
         if (token === "g") {
           here.intro = false;
-          here.frames = [frame(part.procedure)];
+          walkOn(interpreter.start(part.procedure, here.state));
         } else if (token === "s" && part.skip) {
           here.skipped.push(here.part);
           here.part++;
           settle();
         } else break;
-      } else {
-        var n = node();
-        if (n.type === "decision") {
-          var b = parseInt(token, 10);
-          if (!(b >= 0 && b < n.branches.length) || String(b) !== token) break;
-          self.change(here.state, n.sets || []);
-          moveTo(n.branches[b]);
-        } else if (n.type === "end") {
-          if (here.frames.length > 1 && token === "d") {
-            here.frames.pop();
-            var caller = node();
-            moveTo(caller.next);
-          } else if (here.frames.length === 1 && token === "d") {
-            finishPart();
-          } else if (here.frames.length === 1 && token === "a" && data.parts[here.part].repeat) {
-            here.frames = [frame(here.frames[0].procedure)];
-          } else break;
-        } else { // a step
-          var m;
-          if ((m = /^r(\d+)(?:n(\d+))?$/.exec(token)) && n.roll) {
-            var face = parseInt(m[1], 10);
-            if (face < n.roll.dice || face > n.roll.dice * n.roll.sides) break;
-            here.pending = { roll: face, attempt: m[2] ? parseInt(m[2], 10) : 0, rolled: !!m[2] };
-          } else if ((m = /^w(\d+)n(\d+)$/.exec(token)) && n.draw && data.decks[n.draw.deck].cards.length) {
-            var count = parseInt(m[1], 10);
-            if (count < n.draw.count || count > n.draw.upTo) break;
-            here.pending = { drawn: self.draw(saved.seed, i, parseInt(m[2], 10), n.draw.deck, count), attempt: parseInt(m[2], 10) };
-          } else if (token === "x" && n.draw && data.decks[n.draw.deck].cards.length) {
-            here.pending = { drawn: [], table: true }; // drawn at the table: nothing to show
-          } else if (token === "d" || token === "o") {
-            if (n.roll && !(here.pending && here.pending.roll)) break;
-            if (n.draw && data.decks[n.draw.deck].cards.length && !(here.pending && here.pending.drawn)) break;
-            self.change(here.state, n.sets || []);
-            if (token === "d" && n.call) {
-              here.frames[here.frames.length - 1].passed[here.frames[here.frames.length - 1].node] =
-                (here.frames[here.frames.length - 1].passed[here.frames[here.frames.length - 1].node] || 0) + 1;
-              here.frames.push(frame(n.call.procedure));
-              here.pending = null;
-            } else if (token === "o" && !(n.call && n.call.optional)) {
-              break;
-            } else {
-              moveTo(n.next);
-            }
-          } else break;
-        }
+        here.valid = i + 1;
+        continue;
+      }
+      var n = interpreter.node(here.walk), m;
+      if (n.type === "end" && !interpreter.called(here.walk)) { // the part's end: the next part, or again
+        if (token === "d") {
+          here.walk = null;
+          here.intro = true;
+          here.part++;
+          settle();
+        } else if (token === "a" && data.parts[here.part].repeat) {
+          walkOn(interpreter.start(here.walk.frames[0].procedure, here.state));
+        } else break;
+      } else if (n.type === "step" && (m = /^r(\d+)(?:n(\d+))?$/.exec(token)) && n.roll) {
+        var face = parseInt(m[1], 10);
+        if (face < n.roll.dice || face > n.roll.dice * n.roll.sides) break;
+        here.pending = { roll: face, attempt: m[2] ? parseInt(m[2], 10) : 0, rolled: !!m[2] };
+      } else if (n.type === "step" && (m = /^w(\d+)n(\d+)$/.exec(token)) && n.draw && data.decks[n.draw.deck].cards.length) {
+        var count = parseInt(m[1], 10);
+        if (count < n.draw.count || count > n.draw.upTo) break;
+        here.pending = { drawn: self.draw(saved.seed, i, parseInt(m[2], 10), n.draw.deck, count), attempt: parseInt(m[2], 10) };
+      } else if (n.type === "step" && token === "x" && n.draw && data.decks[n.draw.deck].cards.length) {
+        here.pending = { drawn: [], table: true }; // drawn at the table: nothing to show
+      } else { // a move of the procedures: a branch, done (a call entered or returned from), on without a call
+        if (n.type === "step" && !self.ready(n, here.pending)) break;
+        var next = interpreter.move(here.walk, token);
+        if (!next) break;
+        walkOn(next);
       }
       here.valid = i + 1;
     }
@@ -325,8 +258,8 @@
     view.setAttribute("data-view", here.done ? "end" : here.intro ? "part" : "step");
     this.stage.appendChild(view);
     if (!here.done && !here.intro) {
-      var top = here.frames[here.frames.length - 1];
-      this.chart(top.procedure, top.node);
+      var at = this.interpreter.here(here.walk);
+      this.chart(at.procedure, at.node);
     }
     this.stage.appendChild(this.outline(here));
     if (!moved) return;
@@ -353,7 +286,7 @@
   };
 
   Bot.prototype.renderEnd = function (view, here) {
-    var next = Object.assign({}, here.state), goesOn = this.change(next, this.data.after);
+    var after = this.interpreter.change(here.state, this.data.after), next = after.vars, goesOn = after.goesOn;
     view.appendChild(el("p", { "class": "rs-bot__heading" }, "The " + this.data.name + "'s turn is over."));
     var choices = el("div", { "class": "rs-walker__choices rs-bot__choices" });
     if (goesOn) {
@@ -372,9 +305,9 @@
   };
 
   Bot.prototype.renderNode = function (view, here, saved) {
-    var data = this.data, self = this, frame = here.frames[here.frames.length - 1];
-    var procedure = data.procedures[frame.procedure], n = procedure.nodes[frame.node];
-    this.where.textContent = here.frames.map(function (f) { return self.title(f.procedure); }).join(" › ") +
+    var data = this.data, self = this, frames = here.walk.frames, frame = this.interpreter.here(here.walk);
+    var n = this.interpreter.node(here.walk);
+    this.where.textContent = frames.map(function (f) { return self.title(f.procedure); }).join(" › ") +
       ", step " + n.number;
     var head = el("p", { "class": "rs-walker__number" });
     head.appendChild(el("span", { "class": "rs-walker__badge" }, String(n.number)));
@@ -431,21 +364,20 @@
       }
     }
     if (n.reads) this.renderRead(view, n, here);
-    if (n.tally) {
-      var count = frame.passed[n.tally.node] || 0, target = n.tally.of ? this.answerOf(procedure.nodes[n.tally.of], here, false) : null;
-      view.appendChild(el("p", { "class": "rs-bot__tally", "data-count": String(count) },
-        n.tally.label + ": " + count + (target !== null ? " of " + target : "") + "."));
+    var tally = this.interpreter.tally(here.walk);
+    if (tally) {
+      view.appendChild(el("p", { "class": "rs-bot__tally", "data-count": String(tally.count) },
+        tally.label + ": " + tally.count + (tally.of !== null ? " of " + tally.of : "") + "."));
     }
     var tables = library.querySelectorAll("details");
     for (var t = 0; t < tables.length; t++) view.appendChild(tables[t]);
-    var ready = !(n.roll && !(here.pending && here.pending.roll)) &&
-      !(n.draw && data.decks[n.draw.deck].cards.length && !(here.pending && here.pending.drawn));
+    var ready = this.ready(n, here.pending);
     if (n.type === "decision") {
       n.branches.forEach(function (to, i) { choices.appendChild(button(labels[i], String(i))); });
       spoken += " Choices: " + labels.join(", ") + ".";
     } else if (n.type === "end") {
-      if (here.frames.length > 1) {
-        choices.appendChild(button("Back to " + this.title(here.frames[here.frames.length - 2].procedure), "d", "rs-bot__primary"));
+      if (frames.length > 1) {
+        choices.appendChild(button("Back to " + this.title(frames[frames.length - 2].procedure), "d", "rs-bot__primary"));
       } else {
         var part = data.parts[here.part];
         if (part.repeat) choices.appendChild(button(part.repeat + ": again", "a"));
@@ -480,33 +412,11 @@
     view.appendChild(box);
   };
 
-  /* The answer of a node's table read in the current state (and roll), or null. */
-  Bot.prototype.answerOf = function (n, here, withRoll) {
-    var read = n.reads, value = null, inputs = {};
-    read.inputs.forEach(function (name) {
-      inputs[name] = name === "roll" ? (withRoll && here.pending && here.pending.roll ? String(here.pending.roll) : null) : here.state[name];
-    });
-    if (!read.inputs.every(function (name) { return inputs[name] !== null; })) return null;
-    for (var i = 0; i < read.answers.length; i++) {
-      var when = read.answers[i][0];
-      if (read.inputs.every(function (name) { return when[name] === inputs[name]; })) value = read.answers[i][1];
-    }
-    return value;
-  };
-
   Bot.prototype.renderRead = function (view, n, here) {
-    var read = n.reads, self = this, value = null;
-    var inputs = {};
-    read.inputs.forEach(function (name) {
-      inputs[name] = name === "roll" ? (here.pending && here.pending.roll ? String(here.pending.roll) : null) : here.state[name];
-    });
-    if (read.inputs.every(function (name) { return inputs[name] !== null; })) {
-      for (var i = 0; i < read.answers.length; i++) {
-        var when = read.answers[i][0];
-        if (read.inputs.every(function (name) { return when[name] === inputs[name]; })) value = read.answers[i][1];
-      }
-    }
-    if (value === null) return;
+    var read = n.reads, self = this;
+    var found = this.interpreter.read(n, here.state, here.pending && here.pending.roll ? String(here.pending.roll) : null);
+    if (!found) return;
+    var value = found.value, inputs = found.inputs;
     var why = read.inputs.filter(function (name) { return name !== "roll"; }).map(function (name) {
       return self.vars[name].name + " " + self.valueName(name, inputs[name]);
     });
@@ -521,7 +431,7 @@
 
   /* Whether the step's own text already offers this table (one tap away once is enough). */
   Bot.prototype.mentions = function (table) {
-    var frame = this.here.frames[this.here.frames.length - 1];
+    var frame = this.interpreter.here(this.here.walk);
     var node = this.root.querySelector('.rs-bot__library [data-procedure="' + frame.procedure + '"] [data-node="' + frame.node + '"]');
     var title = table.querySelector("summary").textContent.trim();
     return Array.prototype.some.call(node.querySelectorAll("details summary"), function (s) { return s.textContent.trim() === title; });
@@ -600,8 +510,7 @@
     } else if (act === "restart") {
       this.push({ state: saved.state, seed: saved.seed, log: [] });
     } else if (act === "next-turn") {
-      var next = Object.assign({}, this.here.state);
-      this.change(next, this.data.after);
+      var next = this.interpreter.change(this.here.state, this.data.after).vars;
       this.push({ state: next, seed: saved.seed + 1, log: [] });
     } else if (act === "setup") {
       this.setup(saved && saved.state);

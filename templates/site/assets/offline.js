@@ -1,5 +1,5 @@
 /* A game's pages as a web app that works without signal (its worker: <game>/sw.js, written by
- * rulesmith/render/webapp.py). Served over HTTP(S), a game's page registers its game's worker,
+ * rulesmith/site/webapp.py). Served over HTTP(S), a game's page registers its game's worker,
  * which keeps the game for offline use, and says at the foot of the page what the saved copy
  * holds ("Saved for offline use: Data of 2026-11-30 · errata up to e2"). When the hosted copy is
  * newer, the new worker waits and the page offers "Update"; it then takes over and the page

@@ -11,7 +11,8 @@
  * that is the place one answer back, and the browser's Forward still gives the answer again.
  *
  * One place per page (one walker). Plain script, no dependencies; a page with a walker or the Bot
- * turn companion loads it before the scripts that use it (templates/theme/main.html).
+ * turn companion loads it before the scripts that use it (the bundle walking.js, with the procedure
+ * interpreter, procedure.js, which reads and writes the addresses: templates/theme/main.html).
  */
 var rulesmithPlace = (function () {
   "use strict";
@@ -90,17 +91,5 @@ var rulesmithPlace = (function () {
     else this.replace(address);
   };
 
-  var make = function (current, show) { return new Place(current, show); };
-
-  /* The place an address gives, decoded ("#walk=a.b" gives "walk=a.b"); "" for an address that
-     is not well formed (a "%" without two hex digits after it, "#%"): it gives no place, and never
-     stops the page's script (decodeURIComponent throws on it). Both walkers read addresses here. */
-  make.decode = function (hash) {
-    try {
-      return decodeURIComponent((hash || "").replace(/^#/, ""));
-    } catch (error) {
-      return "";
-    }
-  };
-  return make;
+  return function (current, show) { return new Place(current, show); };
 })();

@@ -1,4 +1,4 @@
-/* Search that forgives typos, one game at a time (MiniSearch; the index: rulesmith/render/search.py).
+/* Search that forgives typos, one game at a time (MiniSearch; the index: rulesmith/site/search.py).
  *
  * A search button in the header opens a dialog. The first search loads the list of games and
  * this game's index only (search/<game>.js, about 100 KB) with MiniSearch (18 KB); results are

@@ -1,8 +1,10 @@
 /* Rulesmith: step through a solo-bot procedure, one decision at a time (issue 15).
  *
  * The page already holds every step, rendered from the procedure data and hidden
- * (templates/site/_walker_macros.md.j2); this script only shows one at a time. The place is the
- * path taken, kept in the page address as
+ * (templates/site/_walker_macros.md.j2); this script only shows one at a time. It reads the
+ * procedures' graph from the page, and the procedure interpreter (procedure.js, as on the Bot turn
+ * page) walks it: the place is the moves since the first procedure's start, kept in the page
+ * address as the path taken,
  *   #walk=<procedure>.<node>.<node>…~<next procedure>.<node>…
  * so a reload, a locked phone or a shared link returns to the same step; every answer is an entry
  * of the browser's history (place.js, as on the Bot turn page), so the phone's Back undoes it.
@@ -15,115 +17,67 @@
 (function () {
   "use strict";
 
-  var PREFIX = "walk=";
+  var addresses = rulesmithProcedure.addresses;
   var CURRENT = "rs-walker-current";
+
+  /* The graph the page holds (the interpreter's, procedure.js): each panel a procedure, each of its
+     steps a node; a step has data-next, an end data-end, a decision neither, and its choices are
+     its branches in order; a step's call is its "Run" button (data-enter), optional where a
+     choice goes on without it. */
+  function readGraph(root) {
+    var procedures = {};
+    Array.prototype.forEach.call(root.querySelectorAll("[data-panel]"), function (panel) {
+      var nodes = {};
+      Array.prototype.forEach.call(panel.querySelectorAll("[data-node]"), function (element) {
+        var to = Array.prototype.map.call(element.querySelectorAll("button[data-to]"), function (b) {
+          return b.getAttribute("data-to");
+        });
+        var enter = element.querySelector("button[data-enter]"), node;
+        if (element.hasAttribute("data-end")) node = { type: "end" };
+        else if (element.hasAttribute("data-next")) node = { type: "step", next: element.getAttribute("data-next") };
+        else node = { type: "decision", branches: to };
+        if (enter) node.call = { procedure: enter.getAttribute("data-enter"), optional: to.length > 0 };
+        nodes[element.getAttribute("data-node")] = node;
+      });
+      procedures[panel.getAttribute("data-panel")] = {
+        title: panel.getAttribute("data-title"), start: panel.getAttribute("data-start"), nodes: nodes
+      };
+    });
+    return { procedures: procedures, state: [] };
+  }
 
   function Walker(root) {
     this.root = root;
     this.sequence = root.getAttribute("data-sequence").split(" ");
     this.live = root.querySelector(".rs-walker__live");
     this.where = root.querySelector(".rs-walker__where");
-    this.state = this.initial(this.sequence[0]);
+    this.interpreter = new rulesmithProcedure.Interpreter(readGraph(root));
+    this.update(this.sequence[0], []);
   }
 
   Walker.prototype.panel = function (procedure) {
     return this.root.querySelector('[data-panel="' + procedure + '"]');
   };
 
-  Walker.prototype.node = function (procedure, id) {
-    var panel = this.panel(procedure);
-    return panel && panel.querySelector('[data-node="' + id + '"]');
+  Walker.prototype.title = function (procedure) {
+    return this.interpreter.procedures[procedure].title;
   };
 
-  Walker.prototype.initial = function (procedure) {
-    return [{ procedure: procedure, path: [this.panel(procedure).getAttribute("data-start")], how: "" }];
+  /* The place: the moves from the start of `first` that hold (the rest cut), the walk they lead to
+     and its address. */
+  Walker.prototype.update = function (first, moves) {
+    var run = this.interpreter.run(first, moves, this.sequence);
+    this.first = first;
+    this.moves = moves.slice(0, run.valid);
+    this.walk = run.walk;
+    this.address = addresses.walk.format(run.trail);
+    return run.valid === moves.length;
   };
 
-  /* The call a node makes (the procedure it enters), or null. */
-  Walker.prototype.callOf = function (procedure, id) {
-    var button = this.node(procedure, id) && this.node(procedure, id).querySelector("button[data-enter]");
-    return button ? button.getAttribute("data-enter") : null;
-  };
-
-  /* The procedures being walked, outermost first: each the index of its latest segment. A "+"
-     segment enters a call; a "," segment is its caller again, after the calling step. */
-  Walker.prototype.stack = function (state) {
-    var stack = [];
-    for (var i = 0; i < state.length; i++) {
-      if (state[i].how === "+") stack.push(i);
-      else if (state[i].how === ",") { stack.pop(); stack[stack.length - 1] = i; }
-      else stack = [i];
-    }
-    return stack;
-  };
-
-  Walker.prototype.targets = function (procedure, id) {
-    var element = this.node(procedure, id), found = [];
-    if (!element) return found;
-    var buttons = element.querySelectorAll("button[data-to]");
-    for (var i = 0; i < buttons.length; i++) found.push(buttons[i].getAttribute("data-to"));
-    return found;
-  };
-
-  Walker.prototype.isEnd = function (procedure, id) {
-    var element = this.node(procedure, id);
-    return !!element && element.hasAttribute("data-end");
-  };
-
-  Walker.prototype.nextProcedure = function (procedure) {
-    var at = this.sequence.indexOf(procedure);
-    return at >= 0 && at + 1 < this.sequence.length ? this.sequence[at + 1] : null;
-  };
-
-  /* The longest valid walk the address describes, or null if it describes none of this walker. */
+  /* The place an address gives ({first, moves}), or null where it is not one of this walker's. */
   Walker.prototype.parse = function (hash) {
-    hash = rulesmithPlace.decode(hash);
-    if (hash.indexOf(PREFIX) !== 0) return null;
-    var segments = hash.slice(PREFIX.length).split(/(?=[~+,])/), state = [];
-    for (var s = 0; s < segments.length; s++) {
-      var how = /^[~+,]/.test(segments[s]) ? segments[s].charAt(0) : "";
-      var parts = segments[s].slice(how.length).split("."), procedure = parts[0];
-      if (!this.panel(procedure) || (how === "") !== (s === 0)) break;
-      var start = this.panel(procedure).getAttribute("data-start");
-      if (state.length) {
-        var stack = this.stack(state), last = state[state.length - 1], at = last.path[last.path.length - 1];
-        if (how === "~") {
-          if (stack.length > 1 || procedure !== this.nextProcedure(last.procedure) || !this.isEnd(last.procedure, at)) break;
-        } else if (how === "+") {
-          if (this.callOf(last.procedure, at) !== procedure) break;
-        } else { // "," back to the caller, after its calling step
-          if (stack.length < 2 || !this.isEnd(last.procedure, at)) break;
-          var caller = state[stack[stack.length - 2]], calling = caller.path[caller.path.length - 1];
-          if (procedure !== caller.procedure) break;
-          start = this.node(procedure, calling).getAttribute("data-next");
-        }
-      } else if (this.sequence.indexOf(procedure) < 0) {
-        break;
-      }
-      var path = [start];
-      for (var i = parts.length > 1 && parts[1] === start ? 2 : 1; i < parts.length; i++) {
-        if (this.targets(procedure, path[path.length - 1]).indexOf(parts[i]) < 0) break;
-        path.push(parts[i]);
-      }
-      state.push({ procedure: procedure, path: path, how: how });
-      if (i < parts.length) break; // the rest of the address does not follow the procedure
-    }
-    return state.length ? state : null;
-  };
-
-  Walker.prototype.serialise = function () {
-    return PREFIX + this.state.map(function (segment, i) {
-      return (i ? segment.how || "~" : "") + [segment.procedure].concat(segment.path).join(".");
-    }).join("");
-  };
-
-  Walker.prototype.current = function () {
-    var segment = this.state[this.state.length - 1];
-    return { procedure: segment.procedure, id: segment.path[segment.path.length - 1] };
-  };
-
-  Walker.prototype.atStart = function () {
-    return this.state.length === 1 && this.state[0].path.length === 1;
+    var trail = addresses.walk.parse(hash);
+    return trail && this.interpreter.follow(trail, this.sequence);
   };
 
   /* Text of an element as a screen reader hears it: icons by their labels. */
@@ -175,7 +129,7 @@
   }
 
   Walker.prototype.render = function (moved) {
-    var here = this.current(), root = this.root, self = this, stack = this.stack(this.state);
+    var root = this.root, self = this, frames = this.walk.frames, here = frames[frames.length - 1];
     root.setAttribute("data-procedure", here.procedure);
     var panels = root.querySelectorAll("[data-panel], [data-chart]");
     for (var p = 0; p < panels.length; p++) {
@@ -183,11 +137,11 @@
     }
     var nodes = root.querySelectorAll("[data-node]"), shown = null;
     for (var n = 0; n < nodes.length; n++) {
-      var isHere = nodes[n].getAttribute("data-node") === here.id &&
+      var isHere = nodes[n].getAttribute("data-node") === here.node &&
         nodes[n].closest("[data-panel]").getAttribute("data-panel") === here.procedure;
       nodes[n].hidden = !isHere;
       if (isHere) {
-        nodes[n].setAttribute("data-step", here.id);
+        nodes[n].setAttribute("data-step", here.node);
         shown = nodes[n];
       } else {
         nodes[n].removeAttribute("data-step");
@@ -195,43 +149,41 @@
     }
     var old = root.querySelectorAll("[data-return-row]");
     for (var o = 0; o < old.length; o++) old[o].remove();
-    var end = shown.hasAttribute("data-end"), called = stack.length > 1;
-    var next = end && !called ? this.nextProcedure(here.procedure) : null;
+    var end = shown.hasAttribute("data-end"), called = this.interpreter.called(this.walk);
+    var next = this.interpreter.following(this.walk, this.sequence);
     if (end && called) { // the end of a called procedure: back to the step after the call
-      var caller = this.state[stack[stack.length - 2]].procedure, row = document.createElement("div");
+      var caller = frames[frames.length - 2].procedure, row = document.createElement("div");
       row.className = "rs-walker__choices";
       row.setAttribute("data-return-row", "");
       var back = document.createElement("button");
       back.type = "button";
       back.className = "md-button";
       back.setAttribute("data-return", "");
-      back.textContent = "Back to " + this.panel(caller).getAttribute("data-title");
+      back.textContent = "Back to " + this.title(caller);
       row.appendChild(back);
       shown.appendChild(row);
     }
     var nextButton = root.querySelector("button[data-next]"), nextLink = root.querySelector("div.rs-walker__next");
     if (nextButton) {
       nextButton.hidden = !next;
-      if (next) nextButton.textContent = "Next procedure: " + this.panel(next).getAttribute("data-title");
+      if (next) nextButton.textContent = "Next procedure: " + this.title(next);
     }
     if (nextLink) nextLink.hidden = !end || called;
-    root.querySelector("[data-back]").disabled = this.atStart();
-    root.querySelector("[data-restart]").disabled = this.atStart();
+    root.querySelector("[data-back]").disabled = !this.moves.length;
+    root.querySelector("[data-restart]").disabled = !this.moves.length;
     if (this.where && called) {
-      this.where.textContent = stack.map(function (i) {
-        return self.panel(self.state[i].procedure).getAttribute("data-title");
-      }).join(" \u203a ") + ", step " + shown.getAttribute("data-number");
+      this.where.textContent = frames.map(function (frame) { return self.title(frame.procedure); }).join(" \u203a ") +
+        ", step " + shown.getAttribute("data-number");
     } else if (this.where && this.sequence.length > 1) {
-      var top = this.state[stack[0]].procedure;
-      this.where.textContent = "Procedure " + (this.sequence.indexOf(top) + 1) + " of " + this.sequence.length;
+      var outermost = frames[0].procedure;
+      this.where.textContent = "Procedure " + (this.sequence.indexOf(outermost) + 1) + " of " + this.sequence.length;
     } else if (this.where) {
       this.where.textContent = "";
     }
     // the chart of the innermost procedure that has one here follows its step (a called procedure
     // without a chart on this page: the calling step stays marked in the caller's)
-    for (var k = stack.length - 1; k >= 0; k--) {
-      var segment = this.state[stack[k]], at = segment.path[segment.path.length - 1];
-      if (k === 0 || this.charts(segment.procedure).length) { this.highlight(segment.procedure, at); break; }
+    for (var k = frames.length - 1; k >= 0; k--) {
+      if (k === 0 || this.charts(frames[k].procedure).length) { this.highlight(frames[k].procedure, frames[k].node); break; }
     }
     if (!moved) return;
     var number = shown.getAttribute("data-number"), text = spoken(shown.querySelector(".rs-walker__text"));
@@ -249,68 +201,58 @@
     if (top < 0 || top > window.innerHeight * 0.6) root.scrollIntoView({ block: "start" });
   };
 
-  /* A new place: a new entry of the history (Back undoes it). */
-  Walker.prototype.go = function (state) {
-    this.state = state;
-    this.place.go("#" + this.serialise());
+  /* A new place: a new entry of the history (Back undoes it). A move that does not hold (the next
+     procedure where none follows) changes nothing: the moves before it are the place already. */
+  Walker.prototype.go = function (first, moves) {
+    if (!this.update(first, moves)) return;
+    this.place.go(this.address);
     this.render(true);
   };
 
   /* The place an address gives (Back, Forward, an address typed), where it is one of this walker's. */
   Walker.prototype.show = function (address) {
-    var state = this.parse(address);
-    if (!state) return;
-    var before = this.serialise();
-    this.state = state;
-    if (this.serialise() !== before) this.render(true);
+    var found = this.parse(address);
+    if (!found) return;
+    var before = this.address;
+    this.update(found.first, found.moves);
+    if (this.address !== before) this.render(true);
   };
 
-  Walker.prototype.copy = function () {
-    return this.state.map(function (s) { return { procedure: s.procedure, path: s.path.slice(), how: s.how }; });
+  /* The move a choice makes: a "Run" button enters its call, "Back to …" returns from it, a choice
+     that goes to a node is the move there (a branch, "Done", "Go on without it"); null otherwise. */
+  Walker.prototype.moveOf = function (button) {
+    if (button.hasAttribute("data-enter") || button.hasAttribute("data-return")) return "d";
+    return button.hasAttribute("data-to") ? this.interpreter.moveTo(this.walk, button.getAttribute("data-to")) : null;
   };
 
   Walker.prototype.click = function (button) {
-    var state = this.copy(), last = state[state.length - 1];
-    if (button.hasAttribute("data-to")) {
-      last.path.push(button.getAttribute("data-to"));
-    } else if (button.hasAttribute("data-enter")) {
-      var entered = button.getAttribute("data-enter");
-      if (!this.panel(entered)) return;
-      state.push({ procedure: entered, path: [this.panel(entered).getAttribute("data-start")], how: "+" });
-    } else if (button.hasAttribute("data-return")) {
-      var stack = this.stack(state);
-      if (stack.length < 2) return;
-      var caller = state[stack[stack.length - 2]], calling = caller.path[caller.path.length - 1];
-      state.push({ procedure: caller.procedure, path: [this.node(caller.procedure, calling).getAttribute("data-next")], how: "," });
+    var moves = this.moves.slice(), move = this.moveOf(button);
+    if (move !== null) {
+      moves.push(move);
     } else if (button.hasAttribute("data-back")) { // one answer back: the history's Back where it is that
-      if (last.path.length > 1) last.path.pop();
-      else if (state.length > 1) state.pop();
-      else return;
-      this.state = state;
+      if (!moves.length) return;
+      moves.pop();
+      this.update(this.first, moves);
       this.render(true);
-      this.place.undo("#" + this.serialise());
+      this.place.undo(this.address);
       return;
     } else if (button.hasAttribute("data-restart")) {
-      state = this.initial(state[0].procedure);
+      moves = [];
     } else if (button.hasAttribute("data-next")) {
-      var next = this.nextProcedure(last.procedure);
-      if (!next || this.stack(state).length > 1) return;
-      var following = this.initial(next)[0];
-      following.how = "~";
-      state.push(following);
+      moves.push("~");
     } else {
       return;
     }
-    this.go(state);
+    this.go(this.first, moves);
   };
 
   Walker.prototype.start = function () {
     var self = this, root = this.root;
     root.hidden = false;
     var fromAddress = this.parse(location.hash);
-    if (fromAddress) this.state = fromAddress;
+    if (fromAddress) this.update(fromAddress.first, fromAddress.moves);
     this.render(false);
-    this.place = rulesmithPlace(function () { return "#" + self.serialise(); }, function (address) { self.show(address); });
+    this.place = rulesmithPlace(function () { return self.address; }, function (address) { self.show(address); });
     // an address that went astray is corrected to the place it reached; a link that opened the
     // page at a place shows it (a reload keeps the reader's scroll position)
     if (!this.place.start(!!fromAddress) && fromAddress) root.scrollIntoView({ block: "start" });
@@ -324,7 +266,7 @@
       if (this.sequence.indexOf(procedure) < 0) continue;
       jumps[i].hidden = false;
       jumps[i].addEventListener("click", function (event) {
-        self.go(self.initial(event.currentTarget.getAttribute("data-walk")));
+        self.go(event.currentTarget.getAttribute("data-walk"), []);
         root.scrollIntoView({ block: "start" });
       });
     }

@@ -1,4 +1,4 @@
-/* The service worker of one game (rulesmith/render/webapp.py fills in the names in capitals).
+/* The service worker of one game (rulesmith/site/webapp.py fills in the names in capitals).
  *
  * Installed from the game's folder, so its scope is that game. On install it keeps every file a
  * reader opens at the table (pages, assets, the search index, the PDFs) in a cache named after

@@ -1,0 +1,118 @@
+"""The complete HTML of one aid on one paper size, from templates/pdf/ (one template per aid
+kind, shared macros and print CSS, the geometry from templates/pdf/aids.yaml)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+import jinja2
+from markupsafe import Markup
+
+from rulesmith.aids import charts, contents, stamp
+from rulesmith.aids.context import AidContext, titled
+from rulesmith.aids.kinds import AidKind, Paper, geometry
+from rulesmith.aids.pagerefs import page_mention, pageref
+from rulesmith.project import templates
+from rulesmith.site import layout
+from rulesmith.text.references import plain_text
+from rulesmith.values import status as statuses
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from rulesmith.pipeline import Checked
+
+TEMPLATES = templates()
+
+
+def css_string(value: str) -> Markup:
+    """A value as a quoted CSS string (for the footer's margin boxes)."""
+    escaped = "".join(c if c.isalnum() or c in " .,:;-_/()%+#&'·–—" else f"\\{ord(c):x} " for c in str(value))
+    return Markup(f'"{escaped}"')
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES / "pdf"),
+                             autoescape=jinja2.select_autoescape(["html", "html.j2", "css.j2"], default=True),
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.filters["css_string"] = css_string
+    env.globals["pageref"] = pageref
+    env.globals["page_mention"] = page_mention
+    env.globals["grouped_gaps"] = contents.grouped_gaps
+    env.globals["STATUSES"] = statuses.TABLE
+    env.tests["doubtful"] = statuses.doubtful
+    env.globals["geometry"] = geometry()
+    return env
+
+
+def changelog_qr(checked: Checked, site_url: str) -> tuple[str, Markup] | None:
+    """(the address of the game's changelog, its QR code as inline vector SVG) when the site's
+    address is known and is an https:// address with a host, else None."""
+    import segno
+
+    from rulesmith.checks.check import https_url
+
+    if not site_url:
+        return None
+    address = site_url.rstrip("/") + "/" + layout.shared_page(checked.game.id, "erratum").removesuffix(".md") + ".html"
+    if not https_url(address):
+        return None
+    svg = segno.make(address, error="m", micro=False).svg_inline(scale=0.5, border=2, unit="mm")
+    return address, Markup(titled(svg, f"QR code: {address}"))
+
+
+def _solo_pages(checked: Checked, ctx: AidContext, paper: Paper, chart_cache: Path) -> list[dict]:
+    """Each procedure with its chart laid out for the page, the tables it uses and its gaps."""
+    game, index = checked.game, checked.index
+    geo = geometry()
+    setup = contents.planned(game, index, "solo-aid")["setup"]
+    pages, seen = [], {e.item.id for e in setup if e.kind == "table"}
+    for procedure in game.procedures:
+        tables = contents.procedure_tables(game, index, procedure)
+        first = [t for t in tables if t.id not in seen]  # the anchor goes on a table's first page
+        seen |= {t.id for t in tables}
+        keys = {f"procedure:{procedure.id}"} | {f"table:{t.id}" for t in tables}
+        gaps = contents.gaps_in(game, index, keys)
+        head = [plain_text(procedure.description or "", index)]
+        heading = 9 + charts.text_height(head, paper.content_width, geo)
+        extras = sum(ctx.table_height(t, paper.content_width / (2 if len(t.columns) <= 3 else 1), geo.body_pt,
+                                      geo.line_height) for t in tables)
+        extras = extras / 2 if sum(1 for t in tables if len(t.columns) <= 3) > 1 else extras
+        extras += charts.text_height([plain_text(g["title"] + ": " + g["note"], index) for g in gaps],
+                                     paper.content_width, geo) + (4 if gaps else 0)
+        ruled = [r for key in sorted(keys) for r in ctx.current_rulings(key)]  # printed with the procedure or table
+        extras += charts.text_height([plain_text(f"Ruling {r.id} ({r.date}): {r.question} {r.answer}", index)
+                                      for r in ruled], paper.content_width, geo) + (2 if ruled else 0)
+        placement = charts.place(procedure, index, paper, geo, chart_cache, heading, extras)
+        pages.append({"procedure": procedure, "chart": placement, "tables": tables, "gaps": gaps,
+                      "anchored": {t.id for t in first}})
+    return pages
+
+
+def render_html(checked: Checked, kind: AidKind, paper: Paper, chart_cache: Path,
+                site: dict | None = None) -> str:
+    """The complete HTML of one aid on one paper size."""
+    game, index = checked.game, checked.index
+    shown = contents.shown_keys(game, index, kind)
+    site = site or {"name": "", "url": ""}
+    ctx = AidContext(game, index, shown, site["url"], contents.condensed_cover(game, index, kind))
+    latest = stamp.latest_erratum_in(checked, kind)
+    plan = contents.planned(game, index, kind.key)
+    variables = {
+        "game": game, "index": index, "c": ctx, "aid": kind, "paper": paper, "geometry": geometry(),
+        "latest": latest, "latest_text": stamp.latest_erratum_text(latest),
+        "current_to": stamp.current_to(checked, kind), "rulings": stamp.rulings_in(checked, kind),
+        "changelog": changelog_qr(checked, site["url"]),
+        "date": latest.date.isoformat() if latest else None, "plan": plan,
+        "site": site, "gaps": contents.gaps_in(game, index, shown),
+        "procedures": [], "bot_tables": [], "procedure_keys": []}
+    if kind.key == "solo-aid":
+        variables["procedures"] = _solo_pages(checked, ctx, paper, chart_cache)
+        variables["procedure_keys"] = sorted({g["key"] for page in variables["procedures"] for g in page["gaps"]})
+        used = {t.id for page in variables["procedures"] for t in page["tables"]}
+        used |= {e.item.id for e in plan["setup"] if e.kind == "table"}
+        # The bot's other tables (those its rules use, not a procedure) go on page 1.
+        variables["bot_tables"] = [t for t in contents.bot_tables(game, index) if t.id not in used]
+    return environment().get_template(kind.template).render(**variables)

@@ -1,0 +1,125 @@
+"""The player-aid kinds and the one print geometry, read from templates/pdf/aids.yaml.
+
+Every aid kind says what it contains, whether a game's content/<game>/aids.yaml must plan it,
+and its page budget; the geometry gives paper, margins and type sizes to both the print CSS and
+the Python that measures (chart placement), so the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+import yaml
+
+from rulesmith.problems import BuildError
+from rulesmith.project import DOWNLOADS, templates
+
+if TYPE_CHECKING:
+    from rulesmith.content.game import Game
+
+AIDS_FILE = templates() / "pdf" / "aids.yaml"
+PT_PER_MM = 72 / 25.4
+
+
+@dataclass(frozen=True)
+class Paper:
+    key: str  # in file names: rules-summary-<key>.pdf
+    name: str  # shown to readers
+    width: float  # mm, portrait
+    height: float
+    margin: tuple[float, float, float, float]  # top right bottom left, mm
+
+    @property
+    def content_width(self) -> float:
+        return self.width - self.margin[1] - self.margin[3]
+
+    @property
+    def content_height(self) -> float:
+        return self.height - self.margin[0] - self.margin[2]
+
+
+@dataclass(frozen=True)
+class Chart:
+    font_pt: float
+    edge_pt: float
+    min_font_pt: float
+    wrap: int
+    wrap_wide: int
+
+    @property
+    def min_scale(self) -> float:
+        """The smallest scale at which node and branch text still print at min_font_pt."""
+        return self.min_font_pt / min(self.font_pt, self.edge_pt)
+
+
+@dataclass(frozen=True)
+class Geometry:
+    papers: tuple[Paper, ...]
+    title_pt: float
+    body_pt: float
+    small_pt: float
+    min_text_pt: float
+    line_height: float
+    column_gap_mm: float
+    column_band_mm: float
+    chart: Chart
+
+
+@dataclass(frozen=True)
+class AidKind:
+    key: str  # in file names
+    title: str
+    template: str
+    contains: str
+    plan: str  # required (made only for a game that plans it) | optional | none: content/<game>/aids.yaml
+    needs: str | None  # "procedures": only for a game that has some
+    budget: dict | None  # {pages: n, per_procedure: m}: at most n + m × procedures pages
+
+    def applies_to(self, game: Game) -> bool:
+        if self.plan == "required" and game.aid_plan(self.key) is None:
+            return False
+        return self.needs != "procedures" or bool(game.procedures)
+
+    def page_budget(self, game: Game) -> int | None:
+        if self.budget is None:
+            return None
+        return self.budget.get("pages", 0) + self.budget.get("per_procedure", 0) * len(game.procedures)
+
+
+@lru_cache(maxsize=1)
+def _data() -> dict:
+    try:
+        return yaml.safe_load(AIDS_FILE.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as error:
+        raise BuildError(f"cannot read {AIDS_FILE}: {error}") from None
+
+
+@lru_cache(maxsize=1)
+def geometry() -> Geometry:
+    data = _data()["geometry"]
+    m = data["margin"]
+    margin = (m["top"], m["right"], m["bottom"], m["left"])
+    papers = tuple(Paper(p["key"], p["name"], p["width"], p["height"], margin) for p in data["papers"])
+    return Geometry(papers, data["title_pt"], data["body_pt"], data["small_pt"], data["min_text_pt"], data["line_height"],
+                    data["column_gap_mm"], data["column_band_mm"], Chart(**data["chart"]))
+
+
+@lru_cache(maxsize=1)
+def kinds() -> tuple[AidKind, ...]:
+    return tuple(AidKind(k["key"], k["title"], k["template"], k["contains"], k.get("plan", "none"),
+                         k.get("needs"), k.get("budget")) for k in _data()["kinds"])
+
+
+def kind(key: str) -> AidKind | None:
+    return next((k for k in kinds() if k.key == key), None)
+
+
+def aid_kinds(game: Game) -> list[AidKind]:
+    """The aids this game gets, in the downloads' order."""
+    return [k for k in kinds() if k.applies_to(game)]
+
+
+def aid_path(game_id: str, kind: AidKind, paper: Paper) -> str:
+    return f"{DOWNLOADS}/{game_id}/{kind.key}-{paper.key}.pdf"

@@ -1,0 +1,273 @@
+"""The MkDocs configuration of a build: the package's defaults, the project's settings over them,
+the navigation, written to disk so that `mkdocs build -f <work>/mkdocs.yml` builds the same site.
+
+A project's own mkdocs.yml sets how the site looks, nothing else: the settings of PRESENTATION,
+each of its type. Anything that runs code at build time or in the reader's browser, or loads
+from another site (`hooks`, `plugins`, `theme.custom_dir`, `extra_javascript`, `extra_css`, a
+theme font from Google, analytics, a repository's details …), is refused at its file:line:column
+unless the maintainer builds with `--trust-config`. `markdown_extensions` is refused even then:
+content is read with Rulesmith's one Markdown configuration, so that the check sees what readers
+get. Every text of it that reaches a page is written escaped for HTML into the generated file:
+the theme prints `site_name`, `copyright` and the others as they are, as markup.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import mergedeep
+import yaml
+
+from rulesmith.content import model
+from rulesmith.files import write_if_changed
+from rulesmith.problems import ContentError, Problems, UsageError
+from rulesmith.project import Project, templates
+from rulesmith.text import markdown_config
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+TRUST_HINT = "or pass --trust-config if you trust this file as you trust code"
+TRUST_CONFIG_HELP = ("let the project's mkdocs.yml set more than how the site looks (hooks, plugins, "
+                     "theme.custom_dir, extra_javascript …: code that runs at build time or in readers' browsers); "
+                     "only for a file you trust as you trust code")
+
+
+class Setting:
+    """One kind of value a project may set: its check (a problem, or None), whether it is text the
+    theme prints (and so is escaped) and whether it holds settings of its own."""
+
+    def __init__(self, check=None, text: bool = False, children: bool = False):
+        self.check, self.text, self.children = check, text, children
+
+    def problem(self, value) -> str | None:
+        return self.check(value) if self.check else None
+
+
+def _text(value) -> str | None:
+    return None if isinstance(value, str) and "\n" not in value.strip() else "must be text on one line"
+
+
+def _url(value) -> str | None:
+    return "must be an https:// address" if not isinstance(value, str) else model.https_url_problem(value)
+
+
+def _pattern(regex: str, what: str):
+    compiled = re.compile(regex)
+    return lambda value: None if isinstance(value, str) and compiled.fullmatch(value) else f"must be {what}"
+
+
+def _local_path(value) -> str | None:
+    """A file of the site itself (the logo, the favicon), never one from elsewhere."""
+    if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_./-]*", value) or ".." in value \
+            or "//" in value or ":" in value:
+        return "must be a path of a file of the site, such as assets/images/logo.png"
+    return None
+
+
+def _is(kind, what: str):
+    return lambda value: None if isinstance(value, kind) else f"must be {what}"
+
+
+TEXT = Setting(_text, text=True)
+URL = Setting(_url)
+ICON = Setting(_pattern(r"[a-z0-9-]+(/[a-z0-9-]+)+", "an icon's name, such as material/weather-night"))
+NAME = Setting(_pattern(r"[a-z][a-z0-9 -]*", "a name in lower case, such as blue grey"))
+MAPPING = Setting(_is(dict, "a mapping of settings"), children=True)
+LIST = Setting(_is(list, "a list"), children=True)
+
+# What a project's mkdocs.yml may set (a list's items are `*`); a palette may be one mapping or a list.
+PRESENTATION = {
+    ("site_name",): TEXT,
+    ("site_description",): TEXT,
+    ("site_author",): TEXT,
+    ("copyright",): TEXT,
+    ("site_url",): URL,
+    ("theme",): MAPPING,
+    ("theme", "name"): Setting(_pattern("material", "material (the theme the site's templates are for)")),
+    ("theme", "language"): Setting(_pattern(r"[a-z]{2,3}([_-][A-Za-z0-9]+)*", "a language code, such as en or pt-BR")),
+    ("theme", "font"): Setting(lambda v: None if v is False else
+                               "can only be false: the site ships its fonts and loads none from elsewhere"),
+    ("theme", "logo"): Setting(_local_path),
+    ("theme", "favicon"): Setting(_local_path),
+    ("theme", "icon"): MAPPING,
+    ("theme", "icon", "logo"): ICON,
+    ("theme", "icon", "menu"): ICON,
+    ("theme", "icon", "top"): ICON,
+    ("theme", "features"): LIST,
+    ("theme", "features", "*"): Setting(_pattern(r"[a-z]+(\.[a-z]+)+", "a feature's name, such as navigation.top")),
+    ("theme", "palette"): Setting(lambda v: None if isinstance(v, (list, dict)) else
+                                  "must be a palette's settings or a list of them", children=True),
+    ("theme", "palette", "*"): MAPPING,
+    ("theme", "palette", "*", "media"): TEXT,
+    ("theme", "palette", "*", "scheme"): NAME,
+    ("theme", "palette", "*", "primary"): NAME,
+    ("theme", "palette", "*", "accent"): NAME,
+    ("theme", "palette", "*", "toggle"): MAPPING,
+    ("theme", "palette", "*", "toggle", "icon"): ICON,
+    ("theme", "palette", "*", "toggle", "name"): TEXT,
+    ("extra",): MAPPING,
+    ("extra", "generator"): Setting(_is(bool, "true or false")),
+    ("extra", "social"): LIST,
+    ("extra", "social", "*"): MAPPING,
+    ("extra", "social", "*", "icon"): ICON,
+    ("extra", "social", "*", "link"): URL,
+    ("extra", "social", "*", "name"): TEXT,
+}
+# Why the settings a maintainer is most likely to try are refused.
+REFUSED = {
+    ("hooks",): "runs Python code of its own during the build",
+    ("plugins",): "runs the plugins' Python code during the build",
+    ("INHERIT",): "reads settings from another file",
+    ("extra_javascript",): "adds scripts to every page",
+    ("extra_css",): "adds stylesheets to every page, which may load from other sites",
+    ("extra_templates",): "adds templates, which may hold scripts",
+    ("theme", "custom_dir"): "replaces the theme's templates, which may hold scripts",
+    ("theme", "font"): "loads fonts from Google: the site ships its own",
+    ("repo_url",): "makes every page ask the repository's host for its details",
+    ("extra", "analytics"): "loads a tracker's script",
+    ("extra", "consent"): "belongs to analytics",
+    ("extra", "polyfills"): "adds scripts to every page",
+    ("extra", "scope"): "is written into a script of every page",
+    ("extra", "homepage"): "may point the logo's link anywhere",
+}
+ALWAYS_REFUSED = {("markdown_extensions",): ("cannot be set here", "remove it: content is read with Rulesmith's one "
+                                             "Markdown configuration, so that the check sees what readers get")}
+
+
+def _read(path: Path) -> dict:
+    data, _ = _read_located(path)
+    return data
+
+
+def _read_located(path: Path) -> tuple[dict, dict[tuple, tuple[int, int]]]:
+    """The settings of a mkdocs.yml and the line and column of each key, by its path."""
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = yaml.safe_load(text) or {}
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+        raise UsageError(f"{where}: mkdocs.yml is not valid YAML", "fix the YAML syntax there") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError(f"{path}: cannot read mkdocs.yml ({error})", "check that it is a readable UTF-8 file") from None
+    if not isinstance(data, dict):
+        raise UsageError(f"{path}:1:1: mkdocs.yml must be a mapping of settings", "write `setting: value` lines")
+    places: dict[tuple, tuple[int, int]] = {}
+
+    def walk(node, path: tuple) -> None:
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                places[path + (key.value,)] = (key.start_mark.line + 1, key.start_mark.column + 1)
+                walk(value, path + (key.value,))
+        elif isinstance(node, yaml.SequenceNode):
+            for index, item in enumerate(node.value):
+                places[path + (index,)] = (item.start_mark.line + 1, item.start_mark.column + 1)
+                walk(item, path + (index,))
+
+    walk(root, ())
+    return data, places
+
+
+def project_settings(project: Project, trusted: bool = False) -> dict:
+    """The project's own mkdocs.yml (empty when it has none), checked: every problem at once at
+    its file:line:column."""
+    path = project.mkdocs_config
+    if path is None:
+        return {}
+    data, places = _read_located(path)
+    problems = Problems()
+
+    def where(at: tuple) -> tuple[str, int, int]:
+        while at and at not in places:
+            at = at[:-1]
+        return (str(path), *places.get(at, (1, 1)))
+
+    def walk(value, at: tuple, shape: tuple) -> None:
+        for key, child in (value.items() if isinstance(value, dict) else enumerate(value)):
+            here, form = at + (key,), _shape(data, shape + ("*" if isinstance(key, int) else str(key),))
+            name = "'" + ".".join(str(k) for k in here) + "'"
+            if form in ALWAYS_REFUSED:
+                problems.add(where(here), f"{name} {ALWAYS_REFUSED[form][0]}", ALWAYS_REFUSED[form][1])
+                continue
+            setting = PRESENTATION.get(form)
+            if trusted:
+                continue
+            if setting is None or (form in REFUSED and setting.problem(child)):
+                why = REFUSED.get(form, "is not one of the settings of how the site looks that a project may set")
+                problems.add(where(here), f"{name} {why}",
+                             f"remove it, {TRUST_HINT}; a project may set {allowed(shape)} here")
+                continue
+            if problem := setting.problem(child):
+                problems.add(where(here), f"{name} {problem}", "correct the value, or remove the setting")
+            elif setting.children:
+                walk(child, here, form)
+
+    walk(data, (), ())
+    if problems:
+        raise ContentError(problems.sorted())
+    return data
+
+
+def _shape(config: dict, form: tuple) -> tuple:
+    """A place in the settings as PRESENTATION names it: a list's items are `*`, and so are the
+    settings of a palette given as one mapping (as the one item of a list)."""
+    theme = config.get("theme")
+    one_palette = isinstance(theme, dict) and isinstance(theme.get("palette"), dict)
+    if one_palette and len(form) > 2 and form[:2] == ("theme", "palette") and form[2] != "*":
+        return ("theme", "palette", "*") + form[2:]
+    return form
+
+
+def allowed(shape: tuple) -> str:
+    """The settings a project may set at this place of mkdocs.yml, for a hint."""
+    found = [path[len(shape)] for path in PRESENTATION if len(path) == len(shape) + 1 and path[:len(shape)] == shape]
+    return ", ".join(dict.fromkeys(str(name) for name in found)) or "nothing here"
+
+
+def settings(project: Project, trusted: bool = False) -> dict:
+    """The package's MkDocs defaults with the project's mkdocs.yml laid over them."""
+    merged = _read(templates() / "mkdocs.yml")
+    mergedeep.merge(merged, project_settings(project, trusted), strategy=mergedeep.Strategy.REPLACE)
+    merged["markdown_extensions"] = markdown_config.mkdocs_extensions()
+    return merged
+
+
+def escape_text(value: str) -> str:
+    """A text the theme prints as markup, in page text or a double-quoted attribute: shown as
+    written. `&` stays (the theme escapes some of these values once more, which would show
+    "&amp;" in a tooltip; a lone & is text in HTML, and an entity can only ever spell text)."""
+    return value.replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def escaped(config: dict) -> dict:
+    """The settings with each text the theme prints escaped (PRESENTATION's text settings)."""
+    def one(value, form: tuple):
+        setting = PRESENTATION.get(_shape(config, form))
+        if setting is not None and setting.text and isinstance(value, str):
+            return escape_text(value)
+        if isinstance(value, dict):
+            return {k: one(v, form + (str(k),)) for k, v in value.items()}
+        if isinstance(value, list):
+            return [one(v, form + ("*",)) for v in value]
+        return value
+
+    return one(config, ())
+
+
+def write_config(project: Project, work: Path, nav: list, site_url: str | None = None, trusted: bool = False) -> Path:
+    """Write `<work>/mkdocs.yml`: the whole generated MkDocs project is on disk, and
+    `mkdocs build -f` or `zensical build -f` on it builds the site into <work>/site."""
+    config = escaped(settings(project, trusted))
+    config.update(docs_dir="docs", site_dir="site", nav=nav)
+    # The package's theme overrides (the header names the page's game), unless the project has its own.
+    config.setdefault("theme", {}).setdefault("custom_dir", str(templates() / "theme"))
+    if site_url:  # hosted under this address (a subpath too): 404 page, sitemap, canonical links
+        config["site_url"] = site_url if site_url.endswith("/") else site_url + "/"
+    path = work / "mkdocs.yml"
+    text = "# Generated by `rulesmith build`; edit the project's mkdocs.yml instead.\n" + \
+        yaml.safe_dump(config, sort_keys=False, allow_unicode=True, width=100)
+    write_if_changed(path, text.encode("utf-8"))
+    return path
