@@ -11,14 +11,13 @@ import re
 from html.parser import HTMLParser
 
 import pytest
+from gamekit import write_game
 
 from rulesmith.aids import document
 from rulesmith.aids.kinds import geometry, kinds
 from rulesmith.pipeline import check_content
 from rulesmith.site.pages import render_site
 from rulesmith.values.fieldtypes import Value
-
-from gamekit import write_game
 
 TABLE = """\
 tables:
