@@ -369,6 +369,11 @@ class Table(Fidelity):
     rows: list[list[Any]] = Field(description="One list of cells per row, in column order.")
     rules: list[TableRule] = Field(default=[], description="Rules the check holds the table to.")
 
+    @property
+    def kind_columns(self) -> set[str]:
+        """Columns of kind ids (an `entity-count` rule's `kind_column`): readers see the kind, not its id."""
+        return {r.kind_column for r in self.rules if r.rule == "entity-count" and r.kind_column}
+
 
 class Branch(Strict):
     """One answer of a decision."""
