@@ -629,7 +629,8 @@ def _check_catalog(game: Game, language: str, path, text: str, catalog, texts, p
         date = catalogs.date_in(day)
         field = catalogs.REVIEW_DATE if by else catalogs.REVIEWED_BY
         if not by or date is None or date > today:
-            problems.add(catalogs.where(path, catalogs.header_line(text, field)),
+            at = catalogs.REVIEW_DATE if day else catalogs.REVIEWED_BY  # the date, when it is the date that is wrong
+            problems.add(catalogs.where(path, catalogs.header_line(text, at)),
                          "a review needs who reviewed it and the day, not in the future" if by and day else
                          f"a review is recorded without `{field}`",
                          f"write `{catalogs.REVIEWED_BY}: <name>` and `{catalogs.REVIEW_DATE}: YYYY-MM-DD` (on or "

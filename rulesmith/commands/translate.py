@@ -16,7 +16,7 @@ from rulesmith.commands.records import RecordError, RefusingParser, game_folder
 from rulesmith.content.game import load_game
 from rulesmith.content.link import build_index, resolve
 from rulesmith.content.load import display_path
-from rulesmith.problems import RESULTS, Problem, Problems, nearest, system_error
+from rulesmith.problems import RESULTS, Problem, Problems, system_error
 from rulesmith.project import game_folders
 from rulesmith.translations import catalog as catalogs
 from rulesmith.translations import freshness, merge
@@ -133,8 +133,9 @@ def _game(content_dir: Path, game_id: str, clean: bool) -> Game:
 def _language(game: Game, language: str) -> None:
     problem = catalogs.language_problem(language)
     if problem:
-        known = freshness.languages(game)
-        raise TranslateError(f"'{language}' {problem}", hint=nearest(language, known) or ids.LANGUAGE.hint)
+        lower = language.lower().replace("_", "-")
+        raise TranslateError(f"'{language}' {problem}", hint=f"did you mean '{lower}'?"
+                             if catalogs.language_problem(lower) is None else ids.LANGUAGE.hint)
     if language == game.info.language:
         raise TranslateError(f"'{language}' is the language of game '{game.id}' itself",
                              hint="translate into another language: its catalog holds that language's texts")
