@@ -18,10 +18,12 @@ from rulesmith.checks.condensed import condition_problems, unfaithful_numbers
 from rulesmith.checks.source_map import check_source_map
 from rulesmith.content import affects, model, turn
 from rulesmith.content.items import all_items
-from rulesmith.content.link import Index, texts
+from rulesmith.content.link import REFERENCE, Index, texts
 from rulesmith.problems import Problems, nearest
 from rulesmith.text import html as text_html
-from rulesmith.values import addresses, fieldtypes, outcomes, ranges
+from rulesmith.translations import catalog as catalogs
+from rulesmith.translations.english import PLACEHOLDER, english
+from rulesmith.values import addresses, fieldtypes, ids, outcomes, ranges
 from rulesmith.values import status as statuses
 from rulesmith.values.expressions import plain
 from rulesmith.values.fieldtypes import field_type
@@ -127,17 +129,22 @@ def check_texts(game: Game, problems: Problems) -> None:
                          model.refused_message(match), PLAIN_TEXT_HINT)
     for text in texts(game):
         base = text.item._path + text.path
-        for match in SHALLOW_NESTED_LIST.finditer(text.value):
-            line = text.value[match.start():].split("\n", 1)[0]
-            problems.add(text.item._file.find_text(base, line.strip()),
-                         f"list item indented by {len(match.group(1))} space(s) would not nest",
-                         "indent nested lists by 4 spaces (Markdown), or by 0 for a new list")
-        for match in RAW_HTML.finditer(text.value):
-            where = text.item._file.find_text(base, text.value[match.start():].split("\n", 1)[0])
-            problems.add(where, "raw HTML is not allowed in content text",
-                         "write Markdown; for a literal '<' add a space after it")
-        for message, part, hint in text_html.judge(text.value):
+        for message, part, hint in markdown_problems(text.value):
             problems.add(text.item._file.find_text(base, part), message, hint)
+
+
+def markdown_problems(value: str) -> list[tuple[str, str, str]]:
+    """What is refused in one Markdown text, the content's or a translation's: (message, the part of
+    the text to locate it by, hint)."""
+    found = []
+    for match in SHALLOW_NESTED_LIST.finditer(value):
+        line = value[match.start():].split("\n", 1)[0]
+        found.append((f"list item indented by {len(match.group(1))} space(s) would not nest", line.strip(),
+                      "indent nested lists by 4 spaces (Markdown), or by 0 for a new list"))
+    for match in RAW_HTML.finditer(value):
+        found.append(("raw HTML is not allowed in content text", value[match.start():].split("\n", 1)[0],
+                      "write Markdown; for a literal '<' add a space after it"))
+    return found + text_html.judge(value)
 
 
 def check_value(value, spec, index: Index, where, problems: Problems, label: str, at=None) -> None:
@@ -580,6 +587,114 @@ def check_aids(game: Game, index: Index, problems: Problems) -> None:
                     problems.add(where, message, hint)
 
 
+def check_translations(game: Game, problems: Problems, today: datetime.date) -> None:
+    """Every catalog of the game (translations/<lang>.po) reads as PO, names texts that exist, and
+    translates each as safely as the English: its references and placeholders kept, its Markdown
+    judged as the content's, its plain text by the plain-text rule."""
+    texts = None
+    for path in catalogs.catalog_files(game.folder):
+        language = catalogs.language_of(path)
+        problem = catalogs.language_problem(language)
+        if problem or language == game.info.language:
+            problems.add(catalogs.where(path, 1), f"'{path.name}' is not a catalog of another language: '{language}' "
+                         + (problem or "is the content's own language"),
+                         f"name it for the language it translates into, e.g. translations/de.po ({ids.LANGUAGE.hint})")
+            continue
+        try:
+            data = path.read_bytes()
+            catalog = catalogs.read(path, data)
+        except OSError as error:
+            problems.add(catalogs.where(path, 1), f"cannot read the catalog: {error.strerror}", "check the file's permissions")
+            continue
+        except catalogs.CatalogProblem as found:
+            problems.add(found.where, found.message, found.hint)
+            continue
+        texts = texts if texts is not None else english(game)
+        _check_catalog(game, language, path, data.decode("utf-8"), catalog, texts, problems, today)
+
+
+UPDATE_HINT = "run `rulesmith translate update {game} {language}`: it makes entries of texts that are gone obsolete (#~)"
+
+
+def _check_catalog(game: Game, language: str, path, text: str, catalog, texts, problems: Problems,
+                   today: datetime.date) -> None:
+    header = catalog.metadata
+    said = header.get("Language", "").strip()
+    if said and said.replace("-", "_").lower() != catalogs.gettext_language(language).lower():
+        problems.add(catalogs.where(path, catalogs.header_line(text, "Language")),
+                     f"the catalog says its language is '{said}', its name says '{language}'",
+                     f"write `Language: {catalogs.gettext_language(language)}` in its header, or rename the file")
+    by, day = header.get(catalogs.REVIEWED_BY, "").strip(), header.get(catalogs.REVIEW_DATE, "").strip()
+    if by or day:
+        date = catalogs.date_in(day)
+        field = catalogs.REVIEW_DATE if by else catalogs.REVIEWED_BY
+        if not by or date is None or date > today:
+            at = catalogs.REVIEW_DATE if day else catalogs.REVIEWED_BY  # the date, when it is the date that is wrong
+            problems.add(catalogs.where(path, catalogs.header_line(text, at)),
+                         "a review needs who reviewed it and the day, not in the future" if by and day else
+                         f"a review is recorded without `{field}`",
+                         f"write `{catalogs.REVIEWED_BY}: <name>` and `{catalogs.REVIEW_DATE}: YYYY-MM-DD` (on or "
+                         f"before {today}) in the catalog's header, or neither")
+    seen: dict[str, int] = {}
+    for entry in catalog:
+        if entry.obsolete:
+            continue
+        start = catalogs.entry_line(path, entry)
+        address = entry.msgctxt
+        if address is None or address not in texts:
+            problems.add(start, "an entry without a context names no text" if address is None
+                         else f"'{address}' names no text of game '{game.id}'",
+                         nearest(address, texts) if address and nearest(address, texts)
+                         else UPDATE_HINT.format(game=game.id, language=language))
+            continue
+        if address in seen:
+            problems.add(start, f"'{address}' is translated twice (first at line {seen[address]})",
+                         "keep one entry per text")
+            continue
+        seen[address] = start[1]
+        if entry.msgid_plural:
+            problems.add(start, "a content text has no plural forms", "translate it with msgstr alone")
+            continue
+        if not entry.msgstr:
+            continue
+        # Held to the English it was translated from (a fuzzy entry's previous English): the status
+        # says when that is no longer the current English.
+        source = entry.previous_msgid if entry.fuzzy and entry.previous_msgid else entry.msgid
+        for message, part, hint in translation_problems(source, entry.msgstr, texts[address].markdown):
+            problems.add(catalogs.locate(path, text, entry, part), message, hint)
+
+
+def translation_problems(english_text: str, translated: str, markdown: bool) -> list[tuple[str, str, str]]:
+    """What is refused in one translation of a text: (message, the part to locate it by, hint)."""
+    found = []
+    wanted, given = _references(english_text), _references(translated)
+    for target in sorted(wanted - given):
+        found.append((f"the translation leaves out the reference [[{target}]]", "",
+                      "keep every [[kind:id]] of the English as written (its label after | may be translated)"))
+    for target in sorted(given - wanted):
+        found.append((f"the translation has the reference [[{target}]], which the English does not", f"[[{target}",
+                      "keep the references of the English, no others"))
+    spans = [m.span() for m in REFERENCE.finditer(translated)]
+    for stray in re.finditer(r"\[\[", translated):
+        if not any(start <= stray.start() < end for start, end in spans):
+            found.append(("unclosed reference '[['", translated[stray.start():].split("\n", 1)[0],
+                          "close it with ]]: [[kind:id]]"))
+    for name in sorted(set(PLACEHOLDER.findall(english_text)) ^ set(PLACEHOLDER.findall(translated))):
+        found.append((f"the translation {'leaves out' if name in english_text else 'adds'} the placeholder {name}",
+                      name if name in translated else "", "keep every {name} of the English as written, no others"))
+    if markdown:
+        found += markdown_problems(translated)
+    else:
+        match = model.refused_plain_text(translated)
+        if match:
+            found.append((model.refused_message(match), match.group(0), PLAIN_TEXT_HINT))
+    return found
+
+
+def _references(text: str) -> set[str]:
+    return {m.group(1) for m in REFERENCE.finditer(text)}
+
+
 def own_entries(plan: model.AidPlan) -> frozenset:
     """Keys of everything an aid plan prints as an entry of its own."""
     return frozenset(entry.show for part in ("sequence", "setup", "body") for entry in getattr(plan, part))
@@ -610,4 +725,6 @@ CHECKS: tuple[Check, ...] = (
     Check("aids", "the aid plans show items that exist, and condensed wording keeps numbers and conditions",
           lambda c: check_aids(c.game, c.index, c.problems)),
     Check("gap-markers", "every gap's `affects` names places that exist", lambda c: affects.check(c.game, c.index, c.problems)),
+    Check("translations", "every translation catalog reads, names texts that exist and keeps their references, "
+          "placeholders and safe Markdown", lambda c: check_translations(c.game, c.problems, c.today)),
 )

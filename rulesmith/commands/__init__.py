@@ -33,6 +33,8 @@ COMMANDS = [
     Command("errata", "errata", "record errata: `rulesmith errata add …`"),
     Command("ruling", "rulings", "record rulings and FAQ answers: `rulesmith ruling add …`"),
     Command("diff", "diff", "structural difference of the content since a git revision"),
+    Command("translate", "translate", "translation catalogs: `rulesmith translate update <game> <lang>`, "
+            "`rulesmith translate status [<game>]`"),
     Command("review", "review", "print every condensed block of the aids beside its full text, with the "
             "condition words it drops"),
 ]

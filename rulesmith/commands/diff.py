@@ -5,7 +5,8 @@ both trees are loaded by the pipeline (checked when they check clean, else only 
 old revision with problems can still be compared). Every item of the item registry
 (content/items.py: its kinds and labels) is flattened to `path → value` and compared: added,
 removed, renamed (same id, new name) and every changed value, old → new, grouped by game; the
-records of the changelog (errata, rulings) are compared record by record.
+records of the changelog (errata, rulings) are compared record by record, and each translation
+catalog text by text (translations/freshness.compare: added, changed, made outdated …).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from rulesmith.content.items import ENTITY, GAME, ITEM_TYPES, PROCEDURE, TABLE, 
 from rulesmith.pipeline import check_content
 from rulesmith.problems import RESULTS, ContentError, Problems, RulesmithError, printable
 from rulesmith.text.escape import markdown_inline as escape_inline
+from rulesmith.translations import freshness
 from rulesmith.values import fieldtypes
 from rulesmith.values.expressions import plain
 
@@ -63,6 +65,7 @@ class Snapshot:
     items: dict[str, Item]
     errata: dict[str, model.Erratum]
     rulings: dict[str, model.Ruling] = field(default_factory=dict)
+    translations: dict[str, dict[str, tuple[str, str]]] = field(default_factory=dict)  # freshness.states
 
 
 @dataclass
@@ -95,6 +98,13 @@ class GameDiff:
     rulings_changed: list[tuple[model.Ruling, list[str]]] = field(default_factory=list)  # and what changed
     rulings_superseded: list[model.Ruling] = field(default_factory=list)  # newly superseded or overruled
     rulings_removed: list[model.Ruling] = field(default_factory=list)
+    translations: list[freshness.Change] = field(default_factory=list)
+    languages_added: dict[str, int] = field(default_factory=dict)  # a new catalog: how many texts it translates
+    languages_removed: list[str] = field(default_factory=list)
+
+    @property
+    def has_translations(self) -> bool:
+        return bool(self.translations or self.languages_added or self.languages_removed)
 
     @property
     def has_rulings(self) -> bool:
@@ -208,7 +218,8 @@ def snapshot(game: Game) -> Snapshot:
         elif item_type is PROCEDURE:  # readers know steps by number, as in the flowchart
             titles = {f"nodes.{n.id}.text": f"step {number}" for number, n in enumerate(item.nodes, start=1)}
         add(item_type, key, label_of(game, item_type, item), name_of(item_type, item), values, titles, rows)
-    return Snapshot(game.id, game.info.name, items, {e.id: e for e in game.errata}, {r.id: r for r in game.rulings})
+    return Snapshot(game.id, game.info.name, items, {e.id: e for e in game.errata}, {r.id: r for r in game.rulings},
+                    freshness.states(game))
 
 
 def _table_cells(table, values: dict) -> tuple[dict, dict]:
@@ -283,6 +294,7 @@ def diff_snapshots(old: dict[str, Snapshot], new: dict[str, Snapshot]) -> list[G
             if after is not None:
                 diff.errata_added = list(after.errata.values())
                 diff.rulings_added = list(after.rulings.values())
+                _diff_translations(diff, {}, after.translations)
             result.append(diff)
             continue
         diff = GameDiff(game_id, after.name, "changed")
@@ -305,7 +317,8 @@ def diff_snapshots(old: dict[str, Snapshot], new: dict[str, Snapshot]) -> list[G
         diff.errata_added = [e for i, e in after.errata.items() if i not in before.errata]
         diff.errata_removed = [e for i, e in before.errata.items() if i not in after.errata]
         _diff_rulings(diff, before.rulings, after.rulings)
-        if diff.items or diff.errata_added or diff.errata_removed or diff.has_rulings:
+        _diff_translations(diff, before.translations, after.translations)
+        if diff.items or diff.errata_added or diff.errata_removed or diff.has_rulings or diff.has_translations:
             result.append(diff)
     return result
 
@@ -328,6 +341,14 @@ def _diff_rulings(diff: GameDiff, before: dict, after: dict) -> None:
         if ruling.status != "current" and (ruling.superseded_by, ruling.overruled_by) != (old.superseded_by, old.overruled_by):
             diff.rulings_superseded.append(ruling)
     diff.rulings_removed = [r for i, r in before.items() if i not in after]
+
+
+def _diff_translations(diff: GameDiff, before: dict, after: dict) -> None:
+    """A new catalog is said in one line (how many texts it translates); the others text by text."""
+    diff.languages_added = {lang: len(texts) for lang, texts in after.items() if lang not in before}
+    diff.languages_removed = [lang for lang in before if lang not in after]
+    diff.translations = freshness.compare({lang: texts for lang, texts in before.items() if lang in after},
+                                          {lang: texts for lang, texts in after.items() if lang in before})
 
 
 def _ruling_status(ruling: model.Ruling) -> str:
@@ -451,7 +472,23 @@ def format_text(diffs: list[GameDiff], revision: str) -> str:
             lines.append("  rulings changed:")
             for r, parts in diff.rulings_changed:
                 lines.append(f"    {r.id} ({r.date}) on {', '.join(r.about)}: {', '.join(parts)} changed")
+        if diff.has_translations:
+            lines.append("  translations:")
+            for language, count in diff.languages_added.items():
+                lines.append(f"    {language}: new catalog, {count} text(s) translated")
+            for language in diff.languages_removed:
+                lines.append(f"    {language}: catalog removed")
+            for moved in diff.translations:
+                lines.append(f"    {moved.language} {moved.what}: {moved.address}{_translation_text(moved)}")
     return "\n".join(lines) + "\n"
+
+
+def _translation_text(change: freshness.Change) -> str:
+    if change.what == "added":
+        return f": {show(change.new, 60)}"
+    if change.what == "changed" or (change.old != change.new and change.old and change.new):
+        return f": {show(change.old, 40)} → {show(change.new, 40)}"
+    return ""
 
 
 def _md(value) -> str:
@@ -523,5 +560,15 @@ def format_markdown(diffs: list[GameDiff], revision: str) -> str:
                 out.append(f"- {_md(r.id)} ({_md(r.date)}): {_md(', '.join(parts))} changed")
             for r in diff.rulings_removed:
                 out.append(f"- removed: {_md(r.id)} ({_md(r.date)})")
+            out.append("")
+        if diff.has_translations:
+            out += ["### Translations", ""]
+            for language, count in diff.languages_added.items():
+                out.append(f"- {_md(language)}: new translation, {count} text(s) translated")
+            for language in diff.languages_removed:
+                out.append(f"- {_md(language)}: translation removed")
+            for moved in diff.translations:
+                out.append(f"- {_md(moved.language)}, {_md(moved.what)}: {_code(moved.address)}"
+                           + _md(_translation_text(moved)))
             out.append("")
     return "\n".join(out).rstrip("\n") + "\n"

@@ -90,6 +90,7 @@ def cmd_add(args) -> int:
         RESULTS.info(f"example:{example_id}: the rulebook prints {_show(printed)}; with erratum {record.id} "
                      f"it is now {_show(now)}" + (f" (was {_show(was)})" if was is not None and was != printed else "")
                      + "\n")
+    RESULTS.info(record.translation_notes())
     RESULTS.info(record.checked())
     return 0
 

@@ -19,7 +19,7 @@ import datetime
 import os
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,6 +32,7 @@ from rulesmith.content.yamledit import append_record
 from rulesmith.files import Staged
 from rulesmith.problems import Problem, Problems, RulesmithError, nearest, say, system_error
 from rulesmith.project import game_folders
+from rulesmith.translations import freshness
 from rulesmith.values import ids
 
 if TYPE_CHECKING:
@@ -106,6 +107,8 @@ class Recorded:
     file: Path  # as shown to the maintainer
     line: int
     created: bool  # the file did not exist before
+    # What the record did to the game's translations: texts it made outdated, new ones untranslated.
+    translations: list[freshness.Affected] = field(default_factory=list)
 
     def said(self, about: str = "") -> str:
         """The line that says where the record went: "errata.yaml:12: recorded erratum e2 (2026-03-01)"."""
@@ -114,6 +117,18 @@ class Recorded:
 
     def checked(self) -> str:
         return f"check: {self.game.id} ok\n"
+
+    def translation_notes(self) -> str:
+        """What the record did to the translations, a line per language and kind, or nothing."""
+        lines = []
+        for affected in self.translations:
+            where, update = display_path(affected.path), f"`rulesmith translate update {self.game.id} {affected.language}`"
+            if affected.outdated:
+                lines.append(f"{where}: {len(affected.outdated)} translation(s) made outdated by {self.kind.name} "
+                             f"{self.id}: {', '.join(affected.outdated)} ({update} marks them fuzzy with the old English)")
+            if affected.untranslated:
+                lines.append(f"{where}: not yet translated: {', '.join(affected.untranslated)}")
+        return "".join(line + "\n" for line in lines)
 
 
 class Recording:
@@ -219,7 +234,8 @@ class Recording:
                             hint=system_error(failed).hint) from None
         finally:
             staged.discard()
-        return Recorded(self.kind, self.id, self.date, game, index, display_path(self.path), self.line, self.created)
+        return Recorded(self.kind, self.id, self.date, game, index, display_path(self.path), self.line, self.created,
+                        freshness.made_outdated(self.game, game))
 
 
 def game_folder(content_dir: Path, game_id: str, error: type[RecordError] = RecordError) -> Path:

@@ -70,6 +70,7 @@ def cmd_add(args) -> int:
     if done.superseded:
         ruling_id, file, line = done.superseded
         RESULTS.info(f"{file}:{line}: ruling {ruling_id} is superseded by {done.record.id}\n")
+    RESULTS.info(done.record.translation_notes())
     RESULTS.info(done.record.checked())
     return 0
 

@@ -389,7 +389,66 @@ def _bot_models() -> tuple[type[BaseModel], ...]:
 
 TOPICS += (Topic("bot", "`bot`", """\
 The solo bot's state, decks and turn, what a procedure's steps read, roll, draw, set and call
-(the walker on the site plays them), and the aid entries' other options.""", _bot_models()),)
+(the walker on the site plays them), and the aid entries' other options.""", _bot_models()),
+           Topic("translations", "`translations`", """\
+A game's translations are gettext catalogs, one PO file per language in the game's folder:
+`content/<game>/translations/<lang>.po` (`de.po`, `fr.po`, `pt-br.po`: a lower-case language
+code, with a region after `-` if needed). Translators edit them with the tools they know (Poedit,
+Weblate, Crowdin, any text editor); they are reviewed in pull requests like the YAML.
+
+Every reader-visible text of the content is one entry: its context (`msgctxt`) is the text's
+address, the item's key and the place inside it as an erratum names it (`card:interpol.name`,
+`rule:setup.body`, `country:nigeria.fields.effect`, `table:conflict-dice.rows.3.extra`,
+`procedure:bot-davos.nodes.remove-a.text`, `term:agitator.aliases.0`, `game:<id>.description`,
+`aid:rules-summary.covers`, `bot:state-difficulty.values.hard.name`, `icon:<id>.label`); its
+`msgid` is the English; its `msgstr` the translation. What cites the English rulebook (a source's
+section, a rulebook's title) and texts without a letter (`2`, `3-5`) have no entry.
+
+```po
+#. Country card Nigeria
+#. Markdown: keep every [[…]] reference as written.
+#. current since 2026-03-01
+#: entities/countries.yaml
+msgctxt "country:nigeria.text"
+msgid "Place 1 influence on [[country:chad]]."
+msgstr "Lege 1 Einfluss auf [[country:chad]]."
+
+#, fuzzy
+#| msgid "Costs 3."
+msgctxt "alliance:interpol.fields.effect"
+msgid "Costs 4."
+msgstr "Kostet 3."
+```
+
+- `rulesmith translate update <game> <lang>` makes the catalog, or refreshes it from the current
+  English as `msgmerge` does: a new text is added untranslated; a translated entry whose English
+  changed keeps its translation, marked `fuzzy`, with the English it was made from as `#| msgid`;
+  an entry whose text is gone becomes obsolete (`#~`) and comes back if its text does. It writes
+  the extracted comments (`#.`: the item, the text's format and `current since <date>`, the day by
+  which a translated entry was brought up to date) and the file reference (`#:`); the
+  translators' own comments, flags and header stay as they are.
+- `rulesmith translate status [<game>]` prints, per game and language, how many texts are
+  translated, outdated (fuzzy, or their English changed since) and missing.
+- `rulesmith errata add` and `rulesmith ruling add` say which translations the change made
+  outdated and which new texts are not yet translated; `rulesmith diff` lists the translations
+  added, changed, made outdated and brought up to date.
+
+A translation is shown only for the English it was made from: an outdated one with the current
+English beside it, a missing one as the English, marked as not yet translated.
+
+A reviewer records a review in the catalog's header: `X-Reviewed-By: <name>` and
+`X-Review-Date: YYYY-MM-DD` (both, the date not in the future); without them the translation is
+shown as unreviewed.
+
+The check reads every catalog (a syntax error is reported at its line) and refuses: a file named
+for no language, or for the content's own; a header whose `Language` is not the file's; an entry
+without a context or whose context names no text (`translate update` makes those obsolete); a
+text translated twice; plural forms; a translation that leaves out or adds a `[[kind:id]]`
+reference (its label after `|` may be translated) or a `{placeholder}`; and a translation that
+is not as safe as content text: Markdown judged as the content's Markdown (no raw HTML, https
+links only, no images), plain text by the plain-text rule (no markup, no invisible characters).
+A fuzzy entry is held to the English it was made from."""),
+           )
 BY_ID = {t.id: t for t in TOPICS}
 if tuple(BY_ID) != topics.TOPICS:  # the one list of topics that hints name (format/topics.py)
     raise RuntimeError(f"format/topics.py lists {topics.TOPICS}, the reference writes {tuple(BY_ID)}")

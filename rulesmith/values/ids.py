@@ -93,8 +93,12 @@ GLYPH = IdKind("glyph name", "glyph names", r"^[a-z0-9-]+(/[a-z0-9-]+)+$", "a se
                "'material/flag'", None)
 LINES = IdKind("line range", "line ranges", r"^[1-9][0-9]*(-[1-9][0-9]*)?$", "a line or a range of lines",
                "'12' or '12-40'", None)
+# A translation's language: its catalog's name (translations/de.po) and, later, its folder of the site.
+LANGUAGE = IdKind("language code", "language codes", r"^[a-z]{2,3}(-[a-z0-9]{2,8})?$",
+                  "a lower-case ISO 639 language code, with a region or script after '-' if needed",
+                  "'de' or 'pt-br'", 16)
 KINDS = {kind.name: kind for kind in (ID, FIELD_ID, GAME_ID, ERRATUM_ID, RULING_ID, STATE_VALUE, STATE_REF,
-                                      INPUT_NAME, KEY, GLYPH, LINES)}
+                                      INPUT_NAME, KEY, GLYPH, LINES, LANGUAGE)}
 
 
 def kind_of(metadata) -> IdKind | None:
