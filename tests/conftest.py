@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RULESMITH = ROOT / ".venv" / "bin" / "rulesmith"
 FIXTURE_SITE_CONTENT = ROOT / "tests" / "fixtures" / "site"
 FIXTURE_PDF_CONTENT = ROOT / "tests" / "fixtures" / "pdf" / "content"
+FIXTURE_ERRATA_CONTENT = ROOT / "tests" / "fixtures" / "errata"
 # The shipped games, discovered: a new game folder is tested without editing any test.
 GAMES = sorted(p.name for p in (ROOT / "content").iterdir() if (p / "game.yaml").is_file())
 TIERS = ("unit", "site", "pdf", "browser")  # slowest last; a test takes the slowest that applies
@@ -315,3 +316,20 @@ def search(page, query: str) -> list[dict]:
         where: a.querySelector('.rs-search__where').textContent,
         title: a.querySelector('.rs-search__title').textContent, href: a.href}))""")
 
+
+
+@pytest.fixture
+def errata_content(tmp_path) -> Path:
+    """The errata fixture's content, copied: a maintainer records errata and rulings in it."""
+    target = tmp_path / "content"
+    shutil.copytree(FIXTURE_ERRATA_CONTENT, target, ignore=shutil.ignore_patterns("README.md"))
+    return target
+
+
+def run_cli(capsys, content: Path, *args: str) -> tuple[int, str, str]:
+    """`rulesmith --content <content> <args>` in this process: (exit code, stdout, stderr)."""
+    from rulesmith import cli
+
+    code = cli.main(["--content", str(content), *args])
+    out, err = capsys.readouterr()
+    return code, out, err

@@ -13,7 +13,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from conftest import GAMES
+from conftest import GAMES, run_cli
 
 from rulesmith import cli
 from rulesmith.commands.build import build
@@ -29,17 +29,12 @@ SCHEMA_LINE = "# yaml-language-server: $schema="
 FAQ = ["--source", "publisher-faq", "--description", "Publisher FAQ v2", "--url", "https://example.org/faq"]
 
 
+rulesmith = run_cli  # the command in this process (tests/conftest.py)
+
+
 @pytest.fixture
-def content(tmp_path) -> Path:
-    target = tmp_path / "content"
-    shutil.copytree(FIXTURE, target, ignore=shutil.ignore_patterns("README.md"))
-    return target
-
-
-def rulesmith(capsys, content: Path, *args: str) -> tuple[int, str, str]:
-    code = cli.main(["--content", str(content), *args])
-    out, err = capsys.readouterr()
-    return code, out, err
+def content(errata_content: Path) -> Path:
+    return errata_content
 
 
 def add(capsys, content: Path, *args: str, note: str = "Corrected by the FAQ.") -> tuple[int, str, str]:

@@ -8,11 +8,11 @@ content/ where said; nothing here writes to the repository.
 from __future__ import annotations
 
 import datetime
-import shutil
 import subprocess
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+from conftest import run_cli
 from reader_text import search_entries, search_holds
 
 from rulesmith import cli
@@ -21,22 +21,18 @@ from rulesmith.pipeline import check_content
 from rulesmith.problems import ContentError
 from rulesmith.text.placed import unplaced
 
-ROOT = Path(__file__).resolve().parents[2]
-FIXTURE = ROOT / "tests" / "fixtures" / "errata"
+if TYPE_CHECKING:
+    from pathlib import Path
+
 FAQ = ["--source", "publisher-faq", "--description", "Publisher FAQ v2, question 4", "--url", "https://example.org/faq#4"]
 
 
+rulesmith = run_cli  # the command in this process (tests/conftest.py)
+
+
 @pytest.fixture
-def content(tmp_path) -> Path:
-    target = tmp_path / "content"
-    shutil.copytree(FIXTURE, target, ignore=shutil.ignore_patterns("README.md"))
-    return target
-
-
-def rulesmith(capsys, content: Path, *args: str) -> tuple[int, str, str]:
-    code = cli.main(["--content", str(content), *args])
-    out, err = capsys.readouterr()
-    return code, out, err
+def content(errata_content: Path) -> Path:
+    return errata_content
 
 
 def ruling(capsys, content: Path, game: str, *items: str, question="May Interpol look at two hands?",
