@@ -43,7 +43,11 @@ PYTHON = sys.executable
 RULESMITH = str(Path(sys.executable).with_name("rulesmith"))
 RESULT = "BENCH-RESULT "
 GIB = 1024 ** 3
-STEPS = ("check", "build", "rebuild", "erratum", "floors", "scaling", "serve")
+STEPS = ("check", "build", "rebuild", "erratum", "floors", "scaling", "serve", "suite")
+# The content measured: the shipped games (--content for another folder, e.g. a small one for a smoke run).
+CONTENT = ROOT / "content"
+# The suite step (benchmarks/suite.py) in a quick run: one small file, to show the step works.
+QUICK_SUITE = ["tests/benchmarks/test_bench_report.py"]
 # The commit issue 28 measured `rulesmith check` at: the check's in-process goal is half of its
 # time, measured in the same run (`--check-baseline REV` for another one, `none` to skip).
 CHECK_BASELINE = "3d5b6d9"
@@ -163,7 +167,7 @@ def changed(before: dict, after: dict) -> list[str]:
 
 
 def copy_content(target: Path) -> Path:
-    shutil.copytree(ROOT / "content", target, ignore=shutil.ignore_patterns("*.tmp", "__pycache__"))
+    shutil.copytree(CONTENT, target, ignore=shutil.ignore_patterns("*.tmp", "__pycache__"))
     return target
 
 
@@ -173,12 +177,20 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def load_generator():
-    path = ROOT / "scripts" / "make_synthetic_games.py"
-    spec = importlib.util.spec_from_file_location("make_synthetic_games", path)
+def _module(path: Path):
+    spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def load_generator():
+    return _module(ROOT / "scripts" / "make_synthetic_games.py")
+
+
+def suite_module():
+    """benchmarks/suite.py: the test suite's wall time and time per tier."""
+    return _module(ROOT / "benchmarks" / "suite.py")
 
 
 def pdfs_available() -> bool:
@@ -227,7 +239,10 @@ CHECK_RUN = PRELUDE + """
 import json, statistics, time
 started = time.perf_counter()
 from pathlib import Path
-from rulesmith import load
+try:  # where the loader lives now (rulesmith/content/), and where the baseline commit had it
+    from rulesmith.content import load
+except ImportError:
+    from rulesmith import load
 from rulesmith.pipeline import check_content
 imported = time.perf_counter() - started
 content, reps = Path(sys.argv[1]), int(sys.argv[2])
@@ -821,6 +836,8 @@ def print_report(r: dict) -> None:
         row("serve: YAML edit visible over HTTP", sv.get("latency"),
             f"startup {fmt(sv.get('startup_s'))}; {sv.get('timeouts', 0)} timeouts; "
             f"{sv.get('builds_per_edit', 0):.1f} builds per edit; page /{sv['page']}")
+    if "suite" in r:
+        out.append("  " + suite_module().report(r["suite"]).replace("\n", "\n  "))
     out.append("\nTargets")
     for t in r["targets"]:
         shown = fmt(t["value"], t["unit"]) if t["unit"] != "n" else f"{t['value']} unexpected"
@@ -844,7 +861,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--serial-pdf-floor", action="store_true", help="also measure the PDF floor in one process")
     parser.add_argument("--check-baseline", default=CHECK_BASELINE,
                         help=f"commit whose check the check is measured against (default {CHECK_BASELINE}; none: skip)")
-    parser.add_argument("--quick", action="store_true", help="1 repetition, sizes 1,5 (a smoke run)")
+    parser.add_argument("--quick", action="store_true",
+                        help="1 repetition, sizes 1,5, the suite step over one test file (a smoke run)")
+    parser.add_argument("--content", help="content folder to measure (default: the shipped games, content/)")
     parser.add_argument("--json", default=str(ROOT / "bench.json"), help="where to write the results")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
@@ -852,6 +871,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker:
         print(RESULT + json.dumps(worker(json.loads(args.worker))), flush=True)
         return 0
+    global CONTENT
+    if args.content:
+        CONTENT = Path(args.content).resolve()
     if args.quick:
         args.reps, args.sizes = 1, args.sizes or "1,5"
     args.sizes = args.sizes or "1,10,50"
@@ -899,6 +921,9 @@ def main(argv: list[str] | None = None) -> int:
         if "serve" not in skip:
             say("serve …")
             r["serve"] = measure_serve(tmp, args.reps)
+        if "suite" not in skip:
+            say("test suite …")
+            r["suite"] = suite_module().measure_suite(QUICK_SUITE if args.quick else [])
     finally:
         if args.keep:
             say(f"kept {tmp}")

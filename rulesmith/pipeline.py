@@ -86,6 +86,7 @@ def check_content(content_dir: Path, today: datetime.date | None = None,
             index = build_index(game, problems)
             resolve(game, index, problems)
             check_game(game, index, problems, today)
+            problems.follow_from(errors, game.unreadable)
             checked.append(Checked(game, index, sorted(set(problems.warnings[before:]))))
             if kept is not None:
                 kept.pop(folder.name, None)

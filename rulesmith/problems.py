@@ -50,6 +50,7 @@ class Problems:
 
     items: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)  # what could not be checked: said, never an error
+    causes: set[str] = field(default_factory=set)  # files that could not be read: their problems come first
 
     def add(self, where: tuple[str, int, int], message: str, hint: str = "") -> None:
         file, line, column = where
@@ -66,7 +67,25 @@ class Problems:
         return len(self.items)
 
     def sorted(self) -> list[Problem]:
-        return sorted(set(self.items))
+        """Every problem once, the cause first: the problems of the files that could not be read
+        (what else is wrong may follow from them), then the others by file, line and column."""
+        return sorted(set(self.items), key=lambda p: (p.file not in self.causes, p))
+
+    def follow_from(self, start: int, unreadable: list[str]) -> None:
+        """The problems added since `start` that name something unknown and guess what was meant
+        may only follow from these files that could not be read: each says so instead of its
+        guess, which would name what the unreadable file may declare."""
+        if not unreadable:
+            return
+        files = ", ".join(unreadable)
+        for n in range(start, len(self.items)):
+            problem = self.items[n]
+            if problem.file in unreadable or "could not be read" in problem.message or "unknown" not in problem.message \
+                    or "did you mean" not in problem.hint:
+                continue
+            self.items[n] = Problem(problem.file, problem.line, problem.column, problem.message,
+                                    f"this may follow from {files}, which could not be read (reported first): "
+                                    "fix that first")
 
 
 class RulesmithError(Exception):
@@ -131,6 +150,40 @@ def nearest(word: str, choices, n: int = 3) -> str:
     if not close:
         return ""
     return "did you mean " + " or ".join(close) + "?"
+
+
+class Suggestions:
+    """'did you mean …' hints for one kind of problem over one set of choices, made once per run
+    (never per entry): the choices are indexed once by their kind (what comes before ':'), a word
+    is compared only with those of its own kind when it has any, each distinct word is looked up
+    once, and at most `limit` words are looked up at all, so that a file of 100,000 unknown names
+    costs 100,000 dictionary look-ups, not 100,000 passes over every choice. Past the limit (a
+    file that names nothing, entry after entry), `hint` answers '' and the caller's plain hint
+    is said instead: after the first few, a guess per entry tells the reader nothing more."""
+
+    LIMIT = 25
+
+    def __init__(self, choices, limit: int = LIMIT, same_kind: bool = False):
+        self.choices = list(choices)
+        self.same_kind = same_kind  # never a guess of another kind (a reference's hint: issue 45)
+        self.by_kind: dict[str, list[str]] = {}
+        for choice in self.choices:
+            self.by_kind.setdefault(str(choice).partition(":")[0], []).append(choice)
+        self.left = limit
+        self.said: dict[str, str] = {}
+
+    def hint(self, word: str | None) -> str:
+        if not word:
+            return ""
+        if word in self.said:
+            return self.said[word]
+        if self.left <= 0:
+            return ""
+        self.left -= 1
+        kind = word.partition(":")[0]
+        found = nearest(word, self.by_kind[kind]) if kind in self.by_kind else ""
+        self.said[word] = found or ("" if self.same_kind else nearest(word, self.choices))
+        return self.said[word]
 
 
 class BuildError(RulesmithError):

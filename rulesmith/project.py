@@ -29,13 +29,14 @@ SEARCH = "search"  # search/<game>.js: each game's search index
 SITE_SEARCH = "site"  # search/site.js: the index of the pages outside any game, and the list of games
 NOT_FOUND = "404"  # 404.html, the engine's
 SITEMAP = "sitemap"  # sitemap.xml and sitemap.xml.gz, the engine's
+ROOT_WORKER = "sw"  # sw.js at the site's root: offline, a page of a game not saved says so (site/webapp.py)
 SHARED_SCHEMA = "content"  # schema/content.schema.json, the format every game shares, beside schema/<game>.schema.json
 SITE_NAMES = {
     HOME: "the home page", DOWNLOADS: "the downloads page and the PDFs' folder", CHANGELOG: "the site's changelog",
     FORMAT: "the content format reference", ASSETS: "the styles, scripts and fonts",
     SEARCH: "the search indexes' folder", SITE_SEARCH: "the search index of the pages outside any game",
     NOT_FOUND: "the page for an address that is not found", SITEMAP: "the sitemap",
-    SHARED_SCHEMA: "the editor schema every game shares",
+    SHARED_SCHEMA: "the editor schema every game shares", ROOT_WORKER: "the site's offline worker",
 }
 
 

@@ -27,14 +27,7 @@ import yaml
 SCHEMA = "# yaml-language-server: $schema={up}schema/content.schema.json\n"
 
 WORDS = (
-    "player bot round turn phase card token track board region district country power faction leader "
-    "action market supply resource influence control conflict majority support vote agenda project stage "
-    "mission weather unit scrapper drone outpost refuge alliance symbol deck discard hand pool bag space "
-    "value cost reward threshold step priority initiative order tie score point end setup module expansion "
-    "the a an of to in on for with from each every its their this that when if then until unless and or "
-    "place take move draw reveal spend gain lose resolve apply check compare choose return shuffle remove "
-    "first second third last next previous highest lowest adjacent neutral friendly rival hidden open "
-    "always never only also again instead still immediately once twice per at most least".split())
+    ["player", "bot", "round", "turn", "phase", "card", "token", "track", "board", "region", "district", "country", "power", "faction", "leader", "action", "market", "supply", "resource", "influence", "control", "conflict", "majority", "support", "vote", "agenda", "project", "stage", "mission", "weather", "unit", "scrapper", "drone", "outpost", "refuge", "alliance", "symbol", "deck", "discard", "hand", "pool", "bag", "space", "value", "cost", "reward", "threshold", "step", "priority", "initiative", "order", "tie", "score", "point", "end", "setup", "module", "expansion", "the", "a", "an", "of", "to", "in", "on", "for", "with", "from", "each", "every", "its", "their", "this", "that", "when", "if", "then", "until", "unless", "and", "or", "place", "take", "move", "draw", "reveal", "spend", "gain", "lose", "resolve", "apply", "check", "compare", "choose", "return", "shuffle", "remove", "first", "second", "third", "last", "next", "previous", "highest", "lowest", "adjacent", "neutral", "friendly", "rival", "hidden", "open", "always", "never", "only", "also", "again", "instead", "still", "immediately", "once", "twice", "per", "at", "most", "least"])
 ICONS = ("flag", "vote", "shield", "die", "money", "leader", "skull", "target", "thumb-up", "thumb-down")  # the package defaults
 ENDS = ("The bot's action ends.", "The bot passes; the next player takes a turn.")
 
@@ -42,7 +35,7 @@ ENDS = ("The bot's action ends.", "The bot passes; the next player takes a turn.
 class _Dumper(yaml.SafeDumper):
     """Plain YAML only: content files may not use anchors or aliases."""
 
-    def ignore_aliases(self, data):
+    def ignore_aliases(self, data):  # noqa: ARG002 (PyYAML's Dumper interface)
         return True
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 from typing import TYPE_CHECKING
 
+import pdf_text
 import pypdf
 
 from rulesmith.aids import kinds as aidkinds
@@ -28,6 +29,10 @@ class Built:
 
     def reader(self, path: str) -> pypdf.PdfReader:
         return pypdf.PdfReader(io.BytesIO(self.results[path].pdf))
+
+    def texts(self, path: str) -> tuple[str, ...]:
+        """Each page's text (read once per test process: tests/pdf_text.py)."""
+        return pdf_text.page_texts(self.results[path].pdf)
 
     def game(self, job: pdf.Job):
         return self.games[job.game]

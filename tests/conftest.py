@@ -45,12 +45,12 @@ GAMES = sorted(p.name for p in (ROOT / "content").iterdir() if (p / "game.yaml")
 TIERS = ("unit", "site", "pdf", "browser")  # slowest last; a test takes the slowest that applies
 # Modules whose every test needs a whole build of that tier.
 MODULE_TIERS = {"test_site": "site", "test_links": "site", "test_serve": "site", "test_install": "site",
-                "test_pdf": "pdf", "test_browser": "browser", "test_walker": "browser",
+                "test_pdf": "pdf", "test_newcomer": "pdf", "test_browser": "browser", "test_walker": "browser",
                 "test_bot_turn": "browser"}
 # Fixtures that build a site or open a browser lift a test into that tier wherever it is.
 FIXTURE_TIERS = {"fixture_site": "site", "real_site": "site", "breakout_site": "site", "built": "site",
-                 "real_pages": "site",
-                 "fixture_aids": "pdf", "real_aids": "pdf", "browser": "browser",
+                 "real_pages": "site", "pdf_fixture_site": "pdf",
+                 "fixture_aids": "pdf", "real_aids": "pdf", "browser": "browser", "playwright_driver": "browser",
                  "server": "browser", "server_with_pdfs": "browser"}
 MEMORY_LIMIT = 1 << 30
 # Debian's Chromium, driven by Playwright (./scripts/test installs both).
@@ -191,12 +191,62 @@ def build_site(content: Path, site: Path, work: Path) -> None:
     build(content, site, pdfs=False, quiet=True, work=work)
 
 
+class Shared:
+    """Outputs made once per test run and shared by every pytest-xdist worker (./scripts/test runs
+    two): the first worker to ask makes one under a file lock while the other waits for it, then
+    both read it. Each folder is read-only to the tests (copy it to change it)."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        root.mkdir(parents=True, exist_ok=True)
+
+    @contextlib.contextmanager
+    def lock(self, name: str) -> Iterator[Path]:
+        """Hold `name`'s lock while the block makes (or reuses) what is in its folder."""
+        from filelock import FileLock
+
+        with FileLock(str(self.root / f"{name}.lock")):
+            yield self.root / name
+
+    def folder(self, name: str, make) -> Path:
+        """`name`'s folder, made by `make(folder)` the first time any worker asks."""
+        with self.lock(name) as folder:
+            if not (folder / ".made").is_file():
+                shutil.rmtree(folder, ignore_errors=True)
+                folder.mkdir(parents=True)
+                make(folder)
+                (folder / ".made").touch()
+        return folder
+
+
 @pytest.fixture(scope="session")
-def fixture_site(tmp_path_factory) -> Path:
+def shared(tmp_path_factory, worker_id) -> Shared:
+    """The run's shared folder: beside the workers' own temporary folders (one run, every worker)."""
+    import pdf_text
+
+    base = tmp_path_factory.getbasetemp()
+    shared = Shared((base.parent if worker_id != "master" else base) / "shared")
+    pdf_text.SHARED = shared.root / "pdf-text"  # a PDF's text layer, read by one worker for both
+    return shared
+
+
+def built_site(shared: Shared, name: str, content: Path) -> Path:
+    """The site of `content` (no PDFs), built once per run for every worker: its folder."""
+    return shared.folder(name, lambda folder: build_site(content, folder / "site", folder / "work")) / "site"
+
+
+def warm_work(site: Path, work: Path) -> Path:
+    """A work folder for another build of the same games, holding a copy of the cache that the
+    shared build of `site` filled (flowcharts, web fonts, rendered pages): the new build remakes
+    only what differs (its own options, its own edits), as a second build on a machine does."""
+    shutil.copytree(site.parent / "work" / "cache", work / "cache")
+    return work
+
+
+@pytest.fixture(scope="session")
+def fixture_site(shared) -> Path:
     """The site built from tests/fixtures/site: a known good build (read-only: copy it to change it)."""
-    folder = tmp_path_factory.mktemp("fixture-site")
-    build_site(FIXTURE_SITE_CONTENT, folder / "site", folder / "work")
-    return folder / "site"
+    return built_site(shared, "fixture-site", FIXTURE_SITE_CONTENT)
 
 
 @pytest.fixture(scope="session")
@@ -212,26 +262,38 @@ def shipped_games() -> dict:
 
 
 @pytest.fixture(scope="session")
-def real_site(tmp_path_factory, shipped_games) -> Path:
-    """The site built from content/ (no PDFs), once per session (read-only: copy it to change it)."""
-    folder = tmp_path_factory.mktemp("real-site")
-    build_site(ROOT / "content", folder / "site", folder / "work")
-    return folder / "site"
+def real_site(shared, shipped_games) -> Path:
+    """The site built from content/ (no PDFs), once per run (read-only: copy it to change it)."""
+    return built_site(shared, "real-site", ROOT / "content")
 
 
 @pytest.fixture(scope="session")
-def fixture_aids(tmp_path_factory):
-    """The player aids of tests/fixtures/pdf/content, rendered once per session."""
+def pdf_fixture_site(shared) -> Path:
+    """The site of tests/fixtures/pdf/content (small made-up games) with their PDFs, built once per
+    run (read-only): the downloads pages and offline tests read it."""
+    from rulesmith.commands.build import build
+
+    def make(folder: Path) -> None:
+        build(FIXTURE_PDF_CONTENT, folder / "site", pdfs=True, quiet=True, work=folder / "work")
+
+    return shared.folder("pdf-fixture-site", make) / "site"
+
+
+@pytest.fixture(scope="session")
+def fixture_aids(shared):
+    """The player aids of tests/fixtures/pdf/content, rendered once per run (the second worker
+    reads them from the cache the first one filled)."""
     from built_aids import Built
 
     from rulesmith.pipeline import check_content
 
-    return Built(check_content(FIXTURE_PDF_CONTENT), tmp_path_factory.mktemp("aids"))
+    with shared.lock("fixture-aids") as folder:
+        return Built(check_content(FIXTURE_PDF_CONTENT), folder)
 
 
 @pytest.fixture(scope="session")
-def real_aids(tmp_path_factory):
-    """The player aids of every game of content/, rendered once per session into the project's own
+def real_aids(shared):
+    """The player aids of every game of content/, rendered once per run into the project's own
     cache (so the PDFs ./scripts/build makes are rendered once). A game that does not check
     fails the tests that need its aids (never left out)."""
     from built_aids import Built
@@ -243,12 +305,14 @@ def real_aids(tmp_path_factory):
         checked = check_content(ROOT / "content")
     except ContentError as error:
         pytest.fail(f"content/ does not check clean ({len(error.problems)} problems, first: {error.problems[0]})")
-    return Built(checked, ROOT / ".cache")
+    with shared.lock("real-aids"):
+        return Built(checked, ROOT / ".cache")
 
 
 KNOWN_FAILURES = yaml.safe_load((Path(__file__).parent / "known_failures.yaml").read_text(encoding="utf-8")) or {}
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups, and before -m reads the tiers
 def pytest_collection_modifyitems(items) -> None:
     """Give every test exactly one tier marker: its own, else its module's or fixtures', else unit.
     A test listed in known_failures.yaml runs as a strict expected failure (a fix makes it fail)."""
@@ -263,19 +327,89 @@ def pytest_collection_modifyitems(items) -> None:
         tier = max(found, key=TIERS.index)
         if tier not in declared:
             item.add_marker(tier)
+        # pytest-xdist (--dist loadgroup): a module's tests run on one worker, so its module-scoped
+        # fixtures (a browser, a served site, a build of its own) are made once
+        item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+    # The slowest modules first (by their slowest tier), so that the two workers end together
+    # rather than one running a browser module alone at the end; a module's tests keep their order.
+    slowest: dict[str, int] = {}
+    for item in items:
+        tier = next(t for t in TIERS if item.get_closest_marker(t))
+        slowest[item.module.__name__] = max(slowest.get(item.module.__name__, 0), TIERS.index(tier))
+    items.sort(key=lambda item: -slowest[item.module.__name__])
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """One headless Chromium per test module."""
+class SuiteTimes:
+    """Where the run's time went: each test's setup, call and teardown summed per tier, printed at
+    the end of every run (after pytest's slowest tests) and, when RULESMITH_SUITE_TIMES names a
+    file, written there as JSON for the benchmark (benchmarks/suite.py)."""
+
+    def __init__(self):
+        self.started = time.time()
+        self.tests: dict[str, tuple[str, float]] = {}
+
+    def pytest_runtest_logreport(self, report) -> None:
+        tier = next((t for t in TIERS if t in report.keywords), "unit")
+        _, seconds = self.tests.get(report.nodeid, (tier, 0.0))
+        self.tests[report.nodeid] = (tier, seconds + report.duration)
+
+    def figures(self) -> dict:
+        tiers = {t: {"tests": 0, "seconds": 0.0} for t in TIERS}
+        for tier, seconds in self.tests.values():
+            tiers[tier]["tests"] += 1
+            tiers[tier]["seconds"] += seconds
+        return {"wall_s": time.time() - self.started, "tests": len(self.tests),
+                "tiers": {t: {"tests": f["tests"], "seconds": round(f["seconds"], 1)} for t, f in tiers.items()}}
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:
+        figures = self.figures()
+        terminalreporter.section("time per tier")
+        for tier, f in figures["tiers"].items():
+            if f["tests"]:
+                terminalreporter.write_line(f"{tier:>8}: {f['tests']:5d} tests, {f['seconds']:8.1f} s of test time")
+        terminalreporter.write_line(f"{'all':>8}: {figures['tests']:5d} tests in {figures['wall_s']:.1f} s of wall time"
+                                    " (test time is summed over the workers)")
+        if os.environ.get("RULESMITH_SUITE_TIMES"):
+            import json
+
+            Path(os.environ["RULESMITH_SUITE_TIMES"]).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+
+
+def pytest_configure(config) -> None:
+    if not hasattr(config, "workerinput"):  # the controller (or a run without workers) sees every report
+        config.pluginmanager.register(SuiteTimes(), "rulesmith-suite-times")
+
+
+@pytest.fixture(scope="session")
+def playwright_driver():
+    """Playwright, started once per worker (a test that needs a browser of its own, with another
+    environment, launches it from here)."""
     from playwright import sync_api as playwright  # a test dependency (pyproject.toml): never skipped
 
     if not Path(CHROMIUM).exists():
         pytest.fail("chromium is not installed; ./scripts/test installs it with apt-get")
-    with playwright.sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield instance
-        instance.close()
+    with playwright.sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_driver):
+    """One headless Chromium per worker; each test opens the contexts and pages it needs."""
+    instance = playwright_driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield instance
+    instance.close()
+
+
+# A page is ready to be read once its load event has fired (every deferred script has run: the
+# site's and Material's), its fonts are in and Material has framed every table of the article.
+_SETTLED = """() => [...document.querySelectorAll('article table')].every(t => t.closest('.md-typeset__scrollwrap'))"""
+
+
+def page_ready(page) -> None:
+    """Wait until the page just opened can be read (never a fixed time, nor the network's idleness)."""
+    page.wait_for_load_state("load")
+    page.evaluate("document.fonts.ready.then(() => true)")
+    page.wait_for_function(_SETTLED)
 
 
 def press_the_pages_back(page, button) -> None:
@@ -306,15 +440,19 @@ def real(real_aids):
 
 
 def search(page, query: str) -> list[dict]:
-    """Open search from the header, type the query, return the results shown (where, title, link)."""
+    """Open search from the header, type the query, return the results shown (where, title, link,
+    and the reference tables it offers: numbers, [[title, link], …])."""
     page.locator(".rs-search-button").click()
     page.locator(".rs-search__input").fill("")
     page.keyboard.type(query)
     page.locator(".rs-search__status").filter(has_text="result").or_(
         page.locator(".rs-search__status").filter(has_text="Nothing found")).wait_for(timeout=15000)
-    return page.evaluate("""() => [...document.querySelectorAll('.rs-search__results a')].map(a => ({
-        where: a.querySelector('.rs-search__where').textContent,
-        title: a.querySelector('.rs-search__title').textContent, href: a.href}))""")
+    return page.evaluate("""() => [...document.querySelectorAll('.rs-search__results li')].map(li => {
+        const a = li.querySelector('a');
+        return {where: a.querySelector('.rs-search__where').textContent,
+                title: a.querySelector('.rs-search__title').textContent, href: a.href,
+                numbers: [...li.querySelectorAll('a.rs-search__numbers')].map(n => [n.textContent, n.href])};
+    })""")
 
 
 
@@ -333,3 +471,29 @@ def run_cli(capsys, content: Path, *args: str) -> tuple[int, str, str]:
     code = cli.main(["--content", str(content), *args])
     out, err = capsys.readouterr()
     return code, out, err
+
+
+# The contrast of an element's text with what is drawn behind it (WCAG 2: relative luminance),
+# each colour composed over the ones beneath it (alpha), up to the page's own background.
+CONTRAST = """(selector) => {
+  const parse = c => { const v = c.match(/[\\d.]+/g).map(Number); return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1]; };
+  const over = (top, under) => top.slice(0, 3).map((c, i) => c * top[3] + under[i] * (1 - top[3])).concat(1);
+  const behind = element => {
+    const layers = [];
+    for (let e = element; e; e = e.parentElement) {
+      const c = parse(getComputedStyle(e).backgroundColor);
+      if (c[3] > 0) layers.push(c);
+      if (c[3] >= 1) break;
+    }
+    return layers.reverse().reduce((under, top) => over(top, under), [255, 255, 255, 1]);
+  };
+  const luminance = rgb => rgb.slice(0, 3).map(c => c / 255)
+    .map(c => c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)
+    .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
+  return [...document.querySelectorAll(selector)].map(element => {
+    const back = behind(element), text = over(parse(getComputedStyle(element).color), back);
+    const [a, b] = [luminance(text), luminance(back)].sort((x, y) => y - x);
+    return {text: element.textContent.trim(), end: element.closest('[data-end]') !== null,
+            ratio: (a + 0.05) / (b + 0.05)};
+  });
+}"""

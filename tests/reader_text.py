@@ -14,7 +14,6 @@ from __future__ import annotations
 import fnmatch
 import html
 import html.parser
-import io
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -402,9 +401,9 @@ def search_texts(site: Path) -> dict[str, str]:
 def pdf_text(data: bytes) -> str:
     """The text layer of a PDF, page by page, in reading order (pypdf follows the content stream:
     a column before the next), as a reader who copies or searches it gets it."""
-    import pypdf
+    import pdf_text
 
-    text = "\n".join(page.extract_text() or "" for page in pypdf.PdfReader(io.BytesIO(data)).pages)
+    text = pdf_text.text(data)  # read once per test process
     return re.sub(r"(?<=\w-) ?\n(?=\w)", "", text)  # "set-" at a line's end and "up" on the next: "set-up"
 
 

@@ -87,7 +87,8 @@ def subsection_keys(entry: Entry) -> list[str]:
     return keys
 
 
-def _entry_keys(game: Game, entry: Entry) -> set[str]:
+def entry_keys(game: Game, entry: Entry) -> set[str]:
+    """The keys an entry prints: its item, the subsections it prints, a kind's entities."""
     keys = {entry.key}
     if entry.kind == "rule" and entry.full and entry.subsections:
         keys.update(subsection_keys(entry))
@@ -104,7 +105,7 @@ def shown_keys(game: Game, index: Index, kind: AidKind) -> set[str]:
         keys |= {f"table:{t.id}" for p in game.procedures for t in procedure_tables(game, index, p)}
         for entries in planned(game, index, kind.key).values():
             for entry in entries:
-                keys |= _entry_keys(game, entry)
+                keys |= entry_keys(game, entry)
         return keys
     if kind.key == "card-reference":
         return ({f"table:{t.id}" for t in game.tables} | {f"{e.kind}:{e.id}" for e in game.entities}
@@ -112,7 +113,7 @@ def shown_keys(game: Game, index: Index, kind: AidKind) -> set[str]:
     keys = set()
     for entries in planned(game, index, kind.key).values():
         for entry in entries:
-            keys |= _entry_keys(game, entry)
+            keys |= entry_keys(game, entry)
     return keys
 
 
@@ -132,7 +133,8 @@ def condensed_cover(game: Game, index: Index, kind: AidKind) -> dict[str, str]:
 def listed_names(game: Game, index: Index, kind: AidKind) -> list[str]:
     """Headings of everything the aid lists (the tests look for each in the text layer)."""
     if kind.key == "solo-aid":
-        return [p.title for p in game.procedures] + [t.title for t in bot_tables(game, index)]
+        front = [entry.title for entries in planned(game, index, kind.key).values() for entry in entries]
+        return front + [p.title for p in game.procedures] + [t.title for t in bot_tables(game, index)]
     if kind.key == "card-reference":
         return [t.title for t in game.tables] + [k.plural for k in game.kinds if game.entities_of(k.id)]
     return [entry.title for entries in planned(game, index, kind.key).values() for entry in entries]

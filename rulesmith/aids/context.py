@@ -13,10 +13,11 @@ from markupsafe import Markup
 
 from rulesmith.aids.charts import text_lines
 from rulesmith.aids.pagerefs import page_mention
-from rulesmith.content import affects, model
+from rulesmith.content import marks, model, provenance
 from rulesmith.content.items import TABLE, all_items, page_item
 from rulesmith.site import layout
 from rulesmith.site.pages import PageContext
+from rulesmith.text.escape import html_text
 from rulesmith.text.references import Output, icon_html
 from rulesmith.values import outcomes
 from rulesmith.values import status as statuses
@@ -54,11 +55,26 @@ class AidContext(PageContext):
     @property
     def output(self) -> Output:
         """On paper: a link to what is on this aid, with its page number; the rest by name."""
-        return Output(self.index, self.href, icon=self.icon, marker=lambda status, _note: self.marker(status, ""),
+        return Output(self.index, self.href, icon=self.icon, marker=self.value_marker,
                       after_link=lambda key: str(page_mention(self.anchor(self.on_aid(key)))))
 
     def _place(self, html: str) -> Markup:
         return Markup(html)
+
+    # ---- the card reference's compact line references (content/provenance.py)
+
+    def line_ref(self, key: str) -> Markup:
+        """Where an entry comes from, compactly: "GC 233–240, 270–271; HS 5" (the rulebook texts'
+        short names and line ranges), or nothing where the source map names no line of it."""
+        found = self.provenances.of(key)
+        parts = [f"{provenance.short_name(source)} " + ", ".join(
+            f"{first}–{last}" if last > first else str(first) for first, last in provenance.reference(passages))
+            for source, passages in found.by_source()]
+        return Markup(html_text("; ".join(parts)))
+
+    def line_ref_sources(self) -> list[tuple[str, str]]:
+        """(short name, title) of each rulebook text a line reference may name: the legend."""
+        return [(provenance.short_name(s), s.title) for s in self.game.info.sources]
 
     def condensed_gaps(self, entry) -> str:
         """The markers of the gaps that affect a condensed section or any subsection it stands
@@ -66,18 +82,13 @@ class AidContext(PageContext):
         from rulesmith.aids.contents import subsection_keys
 
         keys = [entry.key] + (subsection_keys(entry) if entry.kind == "rule" else [])
-        seen, marks = set(), []
-        for key in keys:
-            for gap in affects.at(self.game, self.index, key):
-                if gap.id not in seen and f"[[gap:{gap.id}]" not in (entry.condensed or ""):
-                    seen.add(gap.id)
-                    marks.append(self.output.reference(f"gap:{gap.id}", None))
-        return Markup(" ".join(marks))
+        return Markup(self._gap_markers(marks.gaps_within(self.game, self.index, keys, already=entry.condensed or "")))
 
     def step_gaps(self, procedure: model.Procedure, node: model.Node) -> str:
         """The markers of the gaps that affect a step, but those its own text names already:
         on a procedure's page room is short, and the reader meets the gap in the step's words."""
-        return self.gaps_at(f"procedure:{procedure.id}", node.id, already=node.text or "")
+        return self._place(self._gap_markers(marks.gaps(self.game, self.index, f"procedure:{procedure.id}", node.id,
+                                                        already=node.text or "")))
 
     def icon(self, name: str) -> str:
         return titled(icon_html(self.index, name), self.index.icons[name]["label"])
@@ -88,6 +99,19 @@ class AidContext(PageContext):
         mark = statuses.of(status).mark
         return Markup(f'<span class="rs-gap rs-gap--{status}">{html.escape(mark)}</span>')
 
+    def value_marker(self, status: str, note: str) -> str:
+        """After a doubtful value in a text: its mark, and its note beside it (on paper the reader
+        has no other way to tell which of two printed numbers holds, or why)."""
+        mark = self.marker(status, "")
+        return Markup(f'{mark} <span class="mark-note">({html.escape(note)})</span>') if note else mark
+
+    @staticmethod
+    def gap_reference_mark() -> Markup:
+        """The mark a text's reference to a gap prints before the gap's title (for the legend)."""
+        from rulesmith.text.references import GAP_MARK
+
+        return Markup(GAP_MARK)
+
     def current_rulings(self, key: str) -> list[model.Ruling]:
         """The current rulings about an item, newest first, printed with it on the aid."""
         return [r for r in self.game.rulings_about(key) if r.status == "current"]
@@ -95,6 +119,12 @@ class AidContext(PageContext):
     def field_label(self, erratum: model.Erratum) -> str:
         """The value an erratum changed, as readers know it (plain text)."""
         return outcomes.field_label(self.game, self.index, erratum)
+
+    @staticmethod
+    def check_source_marks() -> list[str]:
+        """The marks of the statuses that send readers to the printed source (the legend says so
+        after them; the others, such as our reading, are explained on the site)."""
+        return [s.mark for s in statuses.marked() if s.check_source]
 
     def legend(self) -> list[tuple[str, str]]:
         """(mark, meaning) for the legend, in a fixed order."""
@@ -119,6 +149,29 @@ class AidContext(PageContext):
             return self.site_url + page.removesuffix(".md") + ".html" + (f"#{anchor}" if anchor else "")
         host = page_item(self.game, key)  # a subsection is read on its section's page
         return f"{self.index.name(host)} › {self.index.name(key)}" if host != key else self.index.name(key)
+
+    def in_full_places(self, entry) -> list[tuple[str, str]]:
+        """(names, where) of the parts a condensed block leaves conditions to, one per page of the
+        site (a section with its subsections, a kind's page with its entities): the aid points to
+        each page once, naming what to read there. With the site's address, `where` is the page's
+        (the part's own, anchor and all, where it is the page's only one); without it, the path a
+        reader follows ("The round › Storms"), and no names."""
+        pages: dict[str, list[str]] = {}
+        for pointer in entry.in_full:
+            keys = pages.setdefault(layout.page_of(self.game, pointer.part)[0], [])
+            if pointer.part not in keys:
+                keys.append(pointer.part)
+        places = []
+        for page, keys in pages.items():
+            names = ", ".join(self.index.name(key) for key in keys)
+            if len(keys) == 1:
+                places.append((names if self.site_url else "", self.full_text_at(keys[0])))
+            elif self.site_url:
+                places.append((names, self.site_url + page.removesuffix(".md") + ".html"))
+            else:
+                host = page_item(self.game, keys[0])
+                places.append(("", f"{self.index.name(host)} › {names}" if host not in keys else names))
+        return places
 
     def kind_of(self, entity: model.Entity) -> model.Kind:
         return self.game.kind_of(entity)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import jinja2
 from markupsafe import Markup
 
-from rulesmith.aids import charts, contents, stamp
+from rulesmith.aids import charts, contents, stamp, structure
 from rulesmith.aids.context import AidContext, titled
 from rulesmith.aids.kinds import AidKind, Paper, geometry
 from rulesmith.aids.pagerefs import page_mention, pageref
@@ -67,8 +67,9 @@ def _solo_pages(checked: Checked, ctx: AidContext, paper: Paper, chart_cache: Pa
     """Each procedure with its chart laid out for the page, the tables it uses and its gaps."""
     game, index = checked.game, checked.index
     geo = geometry()
-    setup = contents.planned(game, index, "solo-aid")["setup"]
-    pages, seen = [], {e.item.id for e in setup if e.kind == "table"}
+    plan = contents.planned(game, index, "solo-aid")
+    front = plan["setup"] + plan["body"]  # page 1: the bot's set-up and its other rules
+    pages, seen = [], {e.item.id for e in front if e.kind == "table"}
     for procedure in game.procedures:
         tables = contents.procedure_tables(game, index, procedure)
         first = [t for t in tables if t.id not in seen]  # the anchor goes on a table's first page
@@ -91,6 +92,12 @@ def _solo_pages(checked: Checked, ctx: AidContext, paper: Paper, chart_cache: Pa
     return pages
 
 
+def left_out(game, index, kind) -> list[tuple[str, str]]:
+    """(section name, why) of each section of the module the aid holds that it does not print."""
+    plan = game.aid_plan(kind.key)
+    return [(index.name(item.show), item.why) for item in (plan.leaves_out if plan else [])]
+
+
 def render_html(checked: Checked, kind: AidKind, paper: Paper, chart_cache: Path,
                 site: dict | None = None) -> str:
     """The complete HTML of one aid on one paper size."""
@@ -107,12 +114,19 @@ def render_html(checked: Checked, kind: AidKind, paper: Paper, chart_cache: Path
         "changelog": changelog_qr(checked, site["url"]),
         "date": latest.date.isoformat() if latest else None, "plan": plan,
         "site": site, "gaps": contents.gaps_in(game, index, shown),
-        "procedures": [], "bot_tables": [], "procedure_keys": []}
+        "procedures": [], "bot_tables": [], "procedure_keys": [], "left_out": left_out(game, index, kind),
+        "front_gaps": [], "table_gaps": [], "body": []}
     if kind.key == "solo-aid":
         variables["procedures"] = _solo_pages(checked, ctx, paper, chart_cache)
         variables["procedure_keys"] = sorted({g["key"] for page in variables["procedures"] for g in page["gaps"]})
         used = {t.id for page in variables["procedures"] for t in page["tables"]}
-        used |= {e.item.id for e in plan["setup"] if e.kind == "table"}
-        # The bot's other tables (those its rules use, not a procedure) go on page 1.
+        used |= {e.item.id for e in plan["setup"] + plan["body"] if e.kind == "table"}
+        # The bot's other tables (those its rules use, not a procedure) go after the procedures.
         variables["bot_tables"] = [t for t in contents.bot_tables(game, index) if t.id not in used]
-    return environment().get_template(kind.template).render(**variables)
+        # Each block's notes print with it, on the page of its marks: page 1's matter, the bot's
+        # other tables, the solo rules (each procedure's are on its page, _solo_pages).
+        front = set().union(*[contents.entry_keys(game, e) for part in ("sequence", "setup") for e in plan[part]])
+        variables["front_gaps"] = contents.gaps_in(game, index, front)
+        variables["table_gaps"] = contents.gaps_in(game, index, {f"table:{t.id}" for t in variables["bot_tables"]})
+        variables["body"] = [(e, contents.gaps_in(game, index, contents.entry_keys(game, e))) for e in plan["body"]]
+    return structure.alt_texts(environment().get_template(kind.template).render(**variables))

@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-import yaml
-
-from rulesmith.problems import BuildError
+from rulesmith.content.load import read_settings
+from rulesmith.problems import BuildError, Problems
 from rulesmith.project import DOWNLOADS, templates
 
 if TYPE_CHECKING:
@@ -75,7 +74,9 @@ class AidKind:
     contains: str
     plan: str  # required (made only for a game that plans it) | optional | none: content/<game>/aids.yaml
     needs: str | None  # "procedures": only for a game that has some
-    budget: dict | None  # {pages: n, per_procedure: m}: at most n + m × procedures pages
+    budget: dict | None  # {pages: n, per_procedure: m, per_held_chars: c}: at most n + m × procedures pages,
+    # and a page per c characters of the rules sections the plan prints after them (the solo rules)
+    parts: tuple[str, ...] = ()  # the parts of a plan it prints (covers, sequence, setup, body)
 
     def applies_to(self, game: Game) -> bool:
         if self.plan == "required" and game.aid_plan(self.key) is None:
@@ -85,15 +86,27 @@ class AidKind:
     def page_budget(self, game: Game) -> int | None:
         if self.budget is None:
             return None
-        return self.budget.get("pages", 0) + self.budget.get("per_procedure", 0) * len(game.procedures)
+        held = 0
+        if self.budget.get("per_held_chars"):  # the rules the aid holds, printed after its procedures
+            plan = game.aid_plan(self.key)
+            sections = {f"rule:{s.id}": s for s, _page in game.all_sections()}
+            for entry in (plan.body if plan else []):
+                stack = [sections[entry.show]] if entry.show in sections else []
+                while stack:
+                    section = stack.pop()
+                    held += len(section.body)
+                    stack += section.sections if entry.subsections else []
+            held = -(-held // self.budget["per_held_chars"])
+        return self.budget.get("pages", 0) + self.budget.get("per_procedure", 0) * len(game.procedures) + held
 
 
 @lru_cache(maxsize=1)
 def _data() -> dict:
-    try:
-        return yaml.safe_load(AIDS_FILE.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as error:
-        raise BuildError(f"cannot read {AIDS_FILE}: {error}") from None
+    problems = Problems()
+    source = read_settings(AIDS_FILE, problems, "aids.yaml")  # as strictly as content: it is YAML the tool reads
+    if source is None:
+        raise BuildError("cannot read the aid kinds:\n" + "\n".join(str(p) for p in problems.sorted()))
+    return source.data
 
 
 @lru_cache(maxsize=1)
@@ -109,7 +122,7 @@ def geometry() -> Geometry:
 @lru_cache(maxsize=1)
 def kinds() -> tuple[AidKind, ...]:
     return tuple(AidKind(k["key"], k["title"], k["template"], k["contains"], k.get("plan", "none"),
-                         k.get("needs"), k.get("budget")) for k in _data()["kinds"])
+                         k.get("needs"), k.get("budget"), tuple(k.get("parts", ()))) for k in _data()["kinds"])
 
 
 def kind(key: str) -> AidKind | None:

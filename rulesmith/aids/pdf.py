@@ -31,7 +31,7 @@ import weasyprint
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
 from rulesmith import fingerprint
-from rulesmith.aids import balance, document, pagerefs, stamp
+from rulesmith.aids import balance, document, pagerefs, stamp, structure
 from rulesmith.aids.kinds import aid_kinds, aid_path, geometry
 from rulesmith.aids.weasy import anchor_pages, fill_page_numbers, layout_problems, measured_positions
 from rulesmith.content.link import texts
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
 TEMPLATES = templates()
 WORKERS = 2
-CACHE_FORMAT = "rulesmith-aid-2"
+CACHE_FORMAT = "rulesmith-aid-3"  # 3: header cells carry their scope (aids/structure.py)
 # Tagged PDF (structure tree, language, title, alt text for figures) with the PDF/UA-1
 # identification in its XMP metadata. WeasyPrint 70 leaves the footers (margin boxes) out of
 # the structure tree rather than marking them as artifacts, so the PDF/UA claim is WeasyPrint's
@@ -219,7 +219,7 @@ def jobs_for(checked: list[Checked], chart_cache: Path | None = None, site_url: 
         content_root = game.folder.resolve().parent
         project = project_of_content(content_root)
         charts = chart_cache or project.cache / "flowcharts"
-        site = _site(project, site_url)
+        site = _site(project, site_url, [c.game for c in checked])
         # The YAML is already in the HTML; only other files of the game folder (images) may be loaded.
         depends = templates + _digest_files(game.folder, skip=(".yaml", ".yml"))
         game_files = fingerprint.tree_digest(game.folder) if cache is not None else ""
@@ -238,14 +238,17 @@ def jobs_for(checked: list[Checked], chart_cache: Path | None = None, site_url: 
     return jobs
 
 
-def _site(project, site_url: str | None = None) -> dict:
+def _site(project, site_url: str | None = None, games=()) -> dict:
     """The reference site's name and address (MkDocs' site_name and site_url, or the build's
     --site-url), for page 1."""
-    from rulesmith.site.mkdocs_config import settings
+    from rulesmith.site.mkdocs_config import default_site_name, project_settings, settings
 
-    config = settings(project, trusted=True)  # only read here: the build checked the file (build.build)
+    config = settings(project, trusted=True, games=games)  # only read here: the build checked the file (build.build)
     url = site_url or config.get("site_url") or ""
-    return {"name": config.get("site_name", ""), "url": url if not url or url.endswith("/") else url + "/"}
+    # Named by the project's mkdocs.yml or its one game, never by its folder: the same content
+    # prints the same aids wherever the project is checked out.
+    own = project_settings(project, trusted=True).get("site_name") or default_site_name(project, games, folder=False)
+    return {"name": own, "url": url if not url or url.endswith("/") else url + "/"}
 
 
 class _Collect(logging.Handler):
@@ -313,7 +316,7 @@ def render(job: Job) -> Rendered:
     try:
         document = render_document(job)
         try:
-            pdf = document.write_pdf(**PDF_OPTIONS)
+            pdf = structure.complete(document.write_pdf(**PDF_OPTIONS))
         except SandboxError as error:
             raise AidError([error.problem]) from None
     finally:

@@ -45,19 +45,23 @@ def _item_of(target: str) -> str:
     return values.owner(target) if target.startswith(values.PREFIX) else target
 
 
-RULED = ("table", "procedure")  # besides entities: the items an aid prints its rulings with
+RULED = ("table", "procedure", "rule", "gap")  # and every entity kind: printed with their rulings
 
 
 def ruled_key(game, key: str) -> bool:
-    """Whether an aid prints the rulings about this item with it (cards, tables, procedures)."""
+    """Whether an aid prints the rulings about this item with it (cards, tables, procedures, rules
+    sections and gaps in the source)."""
     prefix = key.partition(":")[0]
     return prefix in RULED or game.kind(prefix) is not None
 
 
 def rulings_in(checked: Checked, kind: AidKind) -> list[model.Ruling]:
-    """The current rulings this aid prints: those about a card, table or procedure it shows."""
+    """The current rulings this aid prints: those about a card, table, procedure, rules section
+    or gap in the source it shows."""
     game, index = checked.game, checked.index
-    shown = {key for key in contents.shown_keys(game, index, kind) if ruled_key(game, key)}
+    keys = contents.shown_keys(game, index, kind)
+    keys |= {g["key"] for g in contents.gaps_in(game, index, keys) if g["key"].startswith("gap:")}
+    shown = {key for key in keys if ruled_key(game, key)}
     return [r for r in game.rulings if r.status == "current" and any(key in shown for key in r.about)]
 
 

@@ -9,21 +9,26 @@ import datetime
 import itertools
 import logging
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rulesmith.aids import kinds as aidkinds
 from rulesmith.checks import tablerules
 from rulesmith.checks.condensed import condition_problems, unfaithful_numbers
+from rulesmith.checks.holds import check_holds
+from rulesmith.checks.readings import check_bot_readings
 from rulesmith.checks.source_map import check_source_map
 from rulesmith.content import affects, model, turn
 from rulesmith.content.items import all_items
 from rulesmith.content.link import REFERENCE, Index, texts
-from rulesmith.problems import Problems, nearest
+from rulesmith.format import topics
+from rulesmith.problems import Problems, Suggestions, nearest
 from rulesmith.text import html as text_html
+from rulesmith.text import markdown_config
 from rulesmith.translations import catalog as catalogs
 from rulesmith.translations.english import PLACEHOLDER, english
-from rulesmith.values import addresses, fieldtypes, ids, outcomes, ranges
+from rulesmith.values import addresses, fieldtypes, outcomes, ranges
 from rulesmith.values import status as statuses
 from rulesmith.values.expressions import plain
 from rulesmith.values.fieldtypes import field_type
@@ -90,7 +95,7 @@ def check_modules_and_sources(game: Game, problems: Problems) -> None:
     for gap in game.gaps:
         if not statuses.doubtful(gap.status):
             problems.add(gap.where(), f"gap '{gap.id}' has status verified",
-                         "a gap is missing, unverified, reconstructed or contradictory")
+                         "a gap is " + ", ".join(statuses.MARKED[:-1]) + " or " + statuses.MARKED[-1])
 
 
 def check_declarations(game: Game, problems: Problems) -> None:
@@ -141,7 +146,10 @@ def markdown_problems(value: str) -> list[tuple[str, str, str]]:
         line = value[match.start():].split("\n", 1)[0]
         found.append((f"list item indented by {len(match.group(1))} space(s) would not nest", line.strip(),
                       "indent nested lists by 4 spaces (Markdown), or by 0 for a new list"))
+    code = markdown_config.code_ranges(value) if "<" in value else []
     for match in RAW_HTML.finditer(value):
+        if markdown_config.in_code(code, match.start()):
+            continue  # in code, `<b>` is text, shown as written
         found.append(("raw HTML is not allowed in content text", value[match.start():].split("\n", 1)[0],
                       "write Markdown; for a literal '<' add a space after it"))
     return found + text_html.judge(value)
@@ -263,6 +271,16 @@ def check_procedures(game: Game, problems: Problems) -> None:
             if node.id in nodes:
                 problems.add(node.where("id"), f"duplicate node id '{node.id}' in procedure '{procedure.id}'", "rename one")
             nodes.setdefault(node.id, node)
+        shown: dict[str, model.Node] = {}
+        for node, number in zip(procedure.nodes, procedure.numbers.values(), strict=True):
+            other = shown.setdefault(number.lower(), node)
+            if other is not node:
+                mine, theirs = ("label" if node.label else "position"), ("label" if other.label else "position")
+                problems.add(node.where("label") if node.label else other.where("label"),
+                             f"two steps of procedure '{procedure.id}' would both read '{number}' "
+                             f"(node '{other.id}' by its {theirs}, node '{node.id}' by its {mine})",
+                             "give each step its own label, as the rulebook does; where one step has a "
+                             "label, label every step of the procedure")
         if len(procedure.nodes) > model.MAX_PROCEDURE_NODES:
             problems.add(procedure.where("nodes", key=True), f"procedure '{procedure.id}' has {len(procedure.nodes)} "
                          f"nodes; a flowchart shows at most {model.MAX_PROCEDURE_NODES}",
@@ -509,9 +527,14 @@ def check_rulings(game: Game, index: Index, problems: Problems, today: datetime.
             if key not in index.targets or key.startswith(("ruling:", "erratum:")):
                 if key.partition(":")[2] in index.invalid_ids:
                     continue
-                candidates = [k for k in index.targets if not k.startswith("ruling:")]
+                unread = key not in index.targets and game.missing_because_unread(f"{key} (what ruling '{ruling.id}' is about)", key)
+                if unread:
+                    problems.add(ruling.where("about", n), *unread)
+                    continue
+                prefix = key.partition(":")[0]  # a guess of the same kind only
+                candidates = [k for k in index.targets if k.startswith(prefix + ":") and not k.startswith("ruling:")]
                 problems.add(ruling.where("about", n), f"ruling '{ruling.id}' is about unknown {key}",
-                             nearest(key, candidates) or "name an item as kind:id (card:interpol, rule:setup …)")
+                             nearest(key, candidates) or "name an item as kind:id (rule:setup, table:<id> …)")
         if ruling.superseded_by and ruling.overruled_by:
             problems.add(ruling.where("overruled_by"), f"ruling '{ruling.id}' is both superseded and overruled",
                          "keep one: superseded_by (a later ruling) or overruled_by (an erratum)")
@@ -564,8 +587,13 @@ def check_aids(game: Game, index: Index, problems: Problems) -> None:
             problems.add(plan.where("aid"), f"aid '{plan.aid}' is planned twice",
                          "merge the two plans into one")
         seen[plan.aid] = plan
+        for part in ("covers", "sequence", "setup", "body"):
+            if part in plan.model_fields_set and getattr(plan, part) and part not in kind.parts:
+                problems.add(plan.where(part), f"the {kind.title.lower()} does not print `{part}`",
+                             f"its plan may give {', '.join(f'`{p}`' for p in kind.parts)}; plan it on an aid "
+                             f"that prints it, or leave it out; {topics.see('aids')}")
         for part in ("sequence", "setup", "body"):
-            for entry in getattr(plan, part):
+            for entry in getattr(plan, part) if part in kind.parts else ():
                 kind_of = entry.show.partition(":")[0]
                 unread = game.missing_because_unread(f"aid entry '{entry.show}'", entry.show) \
                     if kind_of in AID_SHOWABLE and entry.show not in index.targets else None
@@ -577,6 +605,8 @@ def check_aids(game: Game, index: Index, problems: Problems) -> None:
                     problems.add(entry.where("show"), f"unknown aid entry '{entry.show}'",
                                  nearest(entry.show, candidates) or "write rule:<id>, table:<id>, procedure:<id> or kind:<id>")
                     continue
+                for option, message, hint in _options_that_print_nothing(entry, index):
+                    problems.add(entry.where(option), message, f"{hint}; {topics.see('aids')}")
                 for value in unfaithful_numbers(entry, index):
                     problems.add(entry._file.find_text(entry._path + ("condensed",), value) if entry._file
                                  else entry.where("condensed"),
@@ -587,18 +617,48 @@ def check_aids(game: Game, index: Index, problems: Problems) -> None:
                     problems.add(where, message, hint)
 
 
+def _options_that_print_nothing(entry: model.AidEntry, index: Index) -> list[tuple[str, str, str]]:
+    """The parts of an aid entry the aid would not print: (option, message, hint) of each."""
+    given = entry.model_fields_set
+    kind_of = entry.show.partition(":")[0]
+    found = []
+    if "subsections" in given:
+        item = index.targets[entry.show].item
+        why = (f"{entry.show} is not a rules section" if kind_of != "rule"
+               else f"{entry.show} has no subsections" if not getattr(item, "sections", None)
+               else "condensed wording stands for the whole section" if entry.condensed is not None else None)
+        if why:
+            found.append(("subsections", f"`subsections` changes nothing on the aid: {why}", "leave it out"))
+    if entry.in_full and entry.condensed is None:
+        found.append(("in_full", "`in_full` prints nothing: the entry prints its item in full",
+                      "`in_full` goes with `condensed` wording; leave it out"))
+    if kind_of == "procedure" and entry.condensed is None:
+        found.append(("show", f"{entry.show} in full would print only its heading here: the solo aid "
+                      "prints every procedure", "give `condensed` wording, or leave the entry out"))
+    if kind_of == "kind" and entry.condensed is not None:
+        found.append(("condensed", "`condensed` is not printed: a kind's list is printed card by card",
+                      "leave it out"))
+    return found
+
+
 def check_translations(game: Game, problems: Problems, today: datetime.date) -> None:
     """Every catalog of the game (translations/<lang>.po) reads as PO, names texts that exist, and
     translates each as safely as the English: its references and placeholders kept, its Markdown
     judged as the content's, its plain text by the plain-text rule."""
     texts = None
+    seen: dict[str, str] = {}  # language: the file of its catalog
     for path in catalogs.catalog_files(game.folder):
         language = catalogs.language_of(path)
         problem = catalogs.language_problem(language)
+        if not problem and language in seen:
+            problems.add(catalogs.where(path, 1), f"'{path.name}' is a second catalog of '{language}' (the first is "
+                         f"'{seen[language]}')", "keep one catalog per language: merge them (`msgcat`) and remove one")
+            continue
+        seen[language] = path.name
         if problem or language == game.info.language:
             problems.add(catalogs.where(path, 1), f"'{path.name}' is not a catalog of another language: '{language}' "
                          + (problem or "is the content's own language"),
-                         f"name it for the language it translates into, e.g. translations/de.po ({ids.LANGUAGE.hint})")
+                         "name it for the language it translates into, e.g. translations/de.po or pt_BR.po")
             continue
         try:
             data = path.read_bytes()
@@ -620,7 +680,7 @@ def _check_catalog(game: Game, language: str, path, text: str, catalog, texts, p
                    today: datetime.date) -> None:
     header = catalog.metadata
     said = header.get("Language", "").strip()
-    if said and said.replace("-", "_").lower() != catalogs.gettext_language(language).lower():
+    if said and catalogs.normal_language(said) != language:
         problems.add(catalogs.where(path, catalogs.header_line(text, "Language")),
                      f"the catalog says its language is '{said}', its name says '{language}'",
                      f"write `Language: {catalogs.gettext_language(language)}` in its header, or rename the file")
@@ -635,7 +695,15 @@ def _check_catalog(game: Game, language: str, path, text: str, catalog, texts, p
                          f"a review is recorded without `{field}`",
                          f"write `{catalogs.REVIEWED_BY}: <name>` and `{catalogs.REVIEW_DATE}: YYYY-MM-DD` (on or "
                          f"before {today}) in the catalog's header, or neither")
+    try:
+        rule = catalogs.plural_rule(catalog)
+    except ValueError as wrong:
+        rule = None
+        problems.add(catalogs.where(path, catalogs.header_line(text, catalogs.PLURAL_FORMS)),
+                     f"the catalog's Plural-Forms cannot be read: {wrong}", PLURAL_FORMS_HINT)
     seen: dict[str, int] = {}
+    suggest = Suggestions(texts)  # once for the catalog: a catalog of unknown addresses is not a difflib pass each
+    locator = catalogs.Locator(path, text)  # the file split into lines once, not once per problem
     for entry in catalog:
         if entry.obsolete:
             continue
@@ -644,24 +712,61 @@ def _check_catalog(game: Game, language: str, path, text: str, catalog, texts, p
         if address is None or address not in texts:
             problems.add(start, "an entry without a context names no text" if address is None
                          else f"'{address}' names no text of game '{game.id}'",
-                         nearest(address, texts) if address and nearest(address, texts)
-                         else UPDATE_HINT.format(game=game.id, language=language))
+                         suggest.hint(address) or UPDATE_HINT.format(game=game.id, language=language))
             continue
         if address in seen:
             problems.add(start, f"'{address}' is translated twice (first at line {seen[address]})",
                          "keep one entry per text")
             continue
         seen[address] = start[1]
-        if entry.msgid_plural:
-            problems.add(start, "a content text has no plural forms", "translate it with msgstr alone")
-            continue
-        if not entry.msgstr:
-            continue
         # Held to the English it was translated from (a fuzzy entry's previous English): the status
         # says when that is no longer the current English.
         source = entry.previous_msgid if entry.fuzzy and entry.previous_msgid else entry.msgid
-        for message, part, hint in translation_problems(source, entry.msgstr, texts[address].markdown):
-            problems.add(catalogs.locate(path, text, entry, part), message, hint)
+        if entry.msgid_plural:
+            forms = _plural_problems(entry, rule, catalogs.header_line(text, catalogs.PLURAL_FORMS) > 1, start,
+                                     problems)
+        else:
+            forms = [entry.msgstr] if entry.msgstr else []
+        for form in forms:
+            for message, part, hint in translation_problems(source, form, texts[address].markdown):
+                # a plural form's problem without a part of its own: at the form, not at msgstr[0]
+                problems.add(locator.locate(entry, part or (form.split("\n", 1)[0][:40] if entry.msgid_plural else "")),
+                             message, hint)
+
+
+PLURAL_FORMS_HINT = ("write the language's rule in the header as msginit does, e.g. `Plural-Forms: nplurals=2; "
+                     "plural=(n != 1);` (German, Spanish) or `nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && "
+                     "(n%100<10 || n%100>=20) ? 1 : 2);` (Polish)")
+
+
+def _plural_problems(entry, rule: tuple[int, str] | None, header_said: bool, start,
+                     problems: Problems) -> list[str]:
+    """A plural entry: only for a text that says a count ({value}), its msgid_plural the English,
+    as many forms as the catalog's Plural-Forms says, all or none translated. The forms to check
+    as translations (none when the entry itself is refused)."""
+    if not PLACEHOLDER.search(entry.msgid):
+        problems.add(start, "a plural entry for a text that says no count: only a text with a number filled in "
+                     "({value}) has plural forms", "translate it with msgstr alone")
+        return []
+    if entry.msgid_plural != entry.msgid:
+        problems.add(start, "a plural entry's msgid_plural is not its English", "write the msgid again as its "
+                     "msgid_plural: the content has one English text for every count")
+        return []
+    forms = catalogs.forms_of(entry)
+    if rule is None:
+        if not header_said:
+            problems.add(start, "a plural entry in a catalog without Plural-Forms", PLURAL_FORMS_HINT)
+        return []
+    if len(forms) != rule[0]:
+        problems.add(start, f"the entry has {len(forms)} plural form(s), the catalog's Plural-Forms says {rule[0]}",
+                     f"write msgstr[0] to msgstr[{rule[0] - 1}], one per form of the language's rule")
+        return []
+    if any(forms) and not all(forms):
+        empty = [str(n) for n, form in enumerate(forms) if not form]
+        problems.add(start, f"plural form(s) {', '.join(empty)} of the entry are empty",
+                     "translate every form, or none (an untranslated entry shows the English)")
+        return []
+    return [form for form in forms if form]
 
 
 def translation_problems(english_text: str, translated: str, markdown: bool) -> list[tuple[str, str, str]]:
@@ -682,6 +787,7 @@ def translation_problems(english_text: str, translated: str, markdown: bool) -> 
     for name in sorted(set(PLACEHOLDER.findall(english_text)) ^ set(PLACEHOLDER.findall(translated))):
         found.append((f"the translation {'leaves out' if name in english_text else 'adds'} the placeholder {name}",
                       name if name in translated else "", "keep every {name} of the English as written, no others"))
+    found += _number_problems(english_text, translated)
     if markdown:
         found += markdown_problems(translated)
     else:
@@ -689,6 +795,34 @@ def translation_problems(english_text: str, translated: str, markdown: bool) -> 
         if match:
             found.append((model.refused_message(match), match.group(0), PLAIN_TEXT_HINT))
     return found
+
+
+NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+NUMBER_HINT = ("keep every number of the English, written in digits as the English writes it (\"3 cards\": \"3 "
+               "cartas\"); when the English changed, translate the current English")
+
+
+def _numbers(text: str) -> list[str]:
+    """The numbers a text says, in order (a reference's target is not text: its label is), each as
+    digits with '.' for a decimal or group mark (2,5 and 2.5 are one number)."""
+    said = REFERENCE.sub(lambda m: m.group(2) or "", text)
+    return [m.group(0).replace(",", ".") for m in NUMBER.finditer(said)]
+
+
+def _number_problems(english_text: str, translated: str) -> list[tuple[str, str, str]]:
+    """A translation that says other numbers than its English: "2 cartas" for "3 cards"."""
+    wanted, given = Counter(_numbers(english_text)), Counter(_numbers(translated))
+    lost, added = sorted((wanted - given).elements()), sorted((given - wanted).elements())
+    if not lost and not added:
+        return []
+    written = {m.group(0).replace(",", "."): m.group(0) for m in NUMBER.finditer(translated)}
+    if lost and added:
+        return [(f"the translation says {', '.join(added)} where the English says {', '.join(lost)}",
+                 written.get(added[0], ""), NUMBER_HINT)]
+    if lost:
+        return [(f"the translation leaves out the number {', '.join(lost)} of the English", "", NUMBER_HINT)]
+    return [(f"the translation has the number {', '.join(added)}, which the English does not", written.get(added[0], ""),
+             NUMBER_HINT)]
 
 
 def _references(text: str) -> set[str]:
@@ -714,6 +848,8 @@ CHECKS: tuple[Check, ...] = (
           lambda c: check_procedures(c.game, c.problems)),
     Check("bot", "the bot's turn and state name procedures, tables and values that exist",
           lambda c: turn.check_bot(c.game, c.problems)),
+    Check("bot-readings", "every part of the bot's turn names its source or is marked as our reading, in an order "
+          "the source map does not contradict", lambda c: check_bot_readings(c.game, c.problems)),
     Check("examples", "every worked example recomputes to its printed result, or an erratum explains why not",
           lambda c: check_examples(c.game, c.index, c.problems)),
     Check("errata", "every erratum names a value, the data equals its latest record, records chain",
@@ -724,6 +860,8 @@ CHECKS: tuple[Check, ...] = (
           lambda c: check_source_map(c.game, c.index, c.problems)),
     Check("aids", "the aid plans show items that exist, and condensed wording keeps numbers and conditions",
           lambda c: check_aids(c.game, c.index, c.problems)),
+    Check("holds", "an aid that holds a module prints every section of it or says why not; a game with a bot has "
+          "a solo aid that holds its solo rules", lambda c: check_holds(c.game, c.problems)),
     Check("gap-markers", "every gap's `affects` names places that exist", lambda c: affects.check(c.game, c.index, c.problems)),
     Check("translations", "every translation catalog reads, names texts that exist and keeps their references, "
           "placeholders and safe Markdown", lambda c: check_translations(c.game, c.problems, c.today)),

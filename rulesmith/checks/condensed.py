@@ -86,7 +86,9 @@ def unfaithful_numbers(entry: model.AidEntry, index: Index) -> list[str]:
     """Numbers in the entry's condensed text that the item it condenses does not print."""
     if not entry.condensed or entry.show not in index.targets:
         return []
+    texts = parts(index.targets[entry.show].item, entry.show, index, condensed=entry.condensed)
     found = set(NUMBER.findall(full_text(index.targets[entry.show].item, index)))
+    found |= {n for key, text in texts.items() if key != entry.show for n in NUMBER.findall(text)}
     return [n for n in numbers(entry.condensed, index) if n not in found]
 
 
@@ -148,19 +150,49 @@ def _sections_text(section: model.Section, index: Index, skip: frozenset, own_on
     return "\n\n".join(part for part in parts if part)
 
 
-def parts(item, key: str, index: Index, skip: frozenset = frozenset()) -> dict[str, str]:
-    """The parts of an item that a pointer can name, each with its whole plain text: the item
-    itself and, for a rules section, each subsection (nested ones too) not in `skip` (those
-    printed as entries of their own on the same aid)."""
+def parts(item, key: str, index: Index, skip: frozenset = frozenset(), condensed: str | None = None) -> dict[str, str]:
+    """The parts of what a condensed block stands for that a pointer can name, each with its whole
+    plain text: the item itself and, for a rules section, each subsection (nested ones too) not
+    in `skip` (those printed as entries of their own on the same aid); then every entity the
+    condensed wording names that the aid does not print on its own (stands_for)."""
     if not isinstance(item, model.Section):
-        return {key: full_text(item, index, notes=False)}
-    found = {key: _sections_text(item, index, skip, False)}
-    stack = [sub for sub in item.sections if f"rule:{sub.id}" not in skip]
-    while stack:
-        section = stack.pop(0)
-        found[f"rule:{section.id}"] = _sections_text(section, index, skip, False)
-        stack += [sub for sub in section.sections if f"rule:{sub.id}" not in skip]
+        found = {key: full_text(item, index, notes=False)}
+    else:
+        found = {key: _sections_text(item, index, skip, False)}
+        stack = [sub for sub in item.sections if f"rule:{sub.id}" not in skip]
+        while stack:
+            section = stack.pop(0)
+            found[f"rule:{section.id}"] = _sections_text(section, index, skip, False)
+            stack += [sub for sub in section.sections if f"rule:{sub.id}" not in skip]
+    for entity_key in named_entities(condensed, index, skip | {key}):
+        found[entity_key] = full_text(index.targets[entity_key].item, index, notes=False)
     return found
+
+
+def named_entities(condensed: str | None, index: Index, skip: frozenset = frozenset()) -> list[str]:
+    """The entities a condensed wording names ([[kind:id]]), in order, but those in `skip`: the
+    block stands for their text too (D.E.I.'s Psionics block condenses Infamous and the other
+    Faction Skills, whose conditions are the entities' own)."""
+    found: list[str] = []
+    for match in REFERENCE.finditer(condensed or ""):
+        key = match.group(1)
+        target = index.targets.get(key)
+        if key not in skip and key not in found and isinstance(getattr(target, "item", None), model.Entity):
+            found.append(key)
+    return found
+
+
+def stands_for(entry: model.AidEntry, index: Index, skip: frozenset = frozenset()) -> list[str]:
+    """Everything a condensed block stands for: its item, the subsections it prints, and the
+    entities its wording names (`rulesmith review` lists them; the check compares with all)."""
+    if not entry.condensed or entry.show not in index.targets:
+        return []
+    return list(parts(index.targets[entry.show].item, entry.show, index, skip, entry.condensed))
+
+
+def whole(texts: dict[str, str], key: str) -> str:
+    """The whole text a block stands for: its item (with its subsections) and the named entities."""
+    return "\n\n".join([texts[key]] + [text for part, text in texts.items() if not part.startswith(("rule:", key))])
 
 
 def sentences(text: str) -> list[str]:
@@ -180,8 +212,9 @@ class Drop:
     where: list[tuple[str, str]]  # (part key, sentence) of the full text that use the group's words
 
 
-def own_sentences(item, key: str, index: Index, skip: frozenset) -> list[tuple[str, str]]:
-    """(part key, sentence) of every sentence of the item, each under the part that prints it."""
+def own_sentences(item, key: str, index: Index, skip: frozenset, condensed: str | None = None) -> list[tuple[str, str]]:
+    """(part key, sentence) of every sentence of what a block stands for, each under the part
+    that prints it (the item, its subsections, the entities its wording names)."""
     found = []
     if isinstance(item, model.Section):
         stack = [(key, item)]
@@ -191,6 +224,8 @@ def own_sentences(item, key: str, index: Index, skip: frozenset) -> list[tuple[s
             stack += [(f"rule:{sub.id}", sub) for sub in section.sections if f"rule:{sub.id}" not in skip]
     else:
         found = [(key, s) for s in sentences(full_text(item, index, notes=False))]
+    for entity_key in named_entities(condensed, index, skip | {key}):
+        found += [(entity_key, s) for s in sentences(full_text(index.targets[entity_key].item, index, notes=False))]
     return found
 
 
@@ -201,15 +236,15 @@ def drops(entry: model.AidEntry, index: Index, skip: frozenset = frozenset()) ->
     if not entry.condensed or entry.show not in index.targets:
         return []
     item = index.targets[entry.show].item
-    texts = parts(item, entry.show, index, skip)
-    full, kept = counts(texts[entry.show]), counts(plain_words(entry.condensed, index))
+    texts = parts(item, entry.show, index, skip, entry.condensed)
+    full, kept = counts(whole(texts, entry.show)), counts(plain_words(entry.condensed, index))
     found, own = [], None
     for group in groups():
         if kept[group.key] >= full[group.key]:
             continue
         left_to = [p.part for p in entry.in_full if group.key in p.drops and p.part in texts]
         pointed = min(full[group.key], sum(counts(texts[p])[group.key] for p in left_to))
-        own = own if own is not None else own_sentences(item, entry.show, index, skip)
+        own = own if own is not None else own_sentences(item, entry.show, index, skip, entry.condensed)
         where = [(part, s) for part, s in own if any(k == group.key for k, _ in occurrences(s))]
         found.append(Drop(group, full[group.key], kept[group.key], left_to,
                           max(0, full[group.key] - pointed - kept[group.key]), where))
@@ -222,7 +257,7 @@ def condition_problems(entry: model.AidEntry, index: Index, skip: frozenset = fr
     if not entry.condensed or entry.show not in index.targets:
         return
     item = index.targets[entry.show].item
-    texts = parts(item, entry.show, index, skip)
+    texts = parts(item, entry.show, index, skip, entry.condensed)
     known = {g.key: g for g in groups()}
     dropped = {d.group.key: d for d in drops(entry, index, skip)}
     for pointer in entry.in_full:

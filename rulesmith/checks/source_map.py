@@ -10,73 +10,32 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rulesmith.content.items import BOT, bot_keys
+from rulesmith.content.sources import (  # noqa: F401 (where the check's users find them)
+    SourceTextError,
+    line_range,
+    project_root,
+    seeds_dir,
+    source_lines,
+    source_path,
+)
 from rulesmith.format.topics import see
 from rulesmith.problems import Problems, nearest
 from rulesmith.values import addresses, ranges
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from rulesmith.content import model
     from rulesmith.content.game import Game
     from rulesmith.content.link import Index
 
 
-def project_root(game: Game) -> Path:
-    """The project a game belongs to: the folder that holds its content folder."""
-    return game.folder.resolve().parent.parent
-
-
-def seeds_dir(game: Game) -> Path:
-    """Where the game's rulebook texts live: $RULESMITH_SOURCES, else the game's `sources_folder`
-    relative to the project, else the project itself."""
-    if os.environ.get("RULESMITH_SOURCES"):
-        return Path(os.environ["RULESMITH_SOURCES"])
-    return project_root(game) / (game.info.sources_folder or ".")
-
-
-def source_path(game: Game, source) -> Path:
-    """The file of one declared source text (it may not exist)."""
-    return seeds_dir(game) / source.file
-
-
-def source_lines(game: Game, source_id: str) -> list[str] | None:
-    """The lines of one source text, or None when the text is not where game.yaml says."""
-    source = next((s for s in game.info.sources if s.id == source_id), None)
-    if source is None:
-        return None
-    folder = seeds_dir(game).resolve()
-    path = (folder / source.file).resolve()
-    if not path.is_relative_to(folder):  # a link that leads out of the sources folder
-        raise SourceTextError(f"source text '{source.file}' lies outside the sources folder",
-                              "keep the rulebook texts inside the sources folder")
-    if not path.is_file():
-        return None
-    try:
-        return path.read_bytes().decode("utf-8").splitlines()
-    except UnicodeDecodeError as error:
-        raise SourceTextError(f"source text '{source.file}' is not UTF-8 (byte {error.start + 1})",
-                              "save the rulebook text as UTF-8") from None
-    except OSError as error:  # there, but not to be read (its permissions): said, never passed over
-        raise SourceTextError(f"cannot read source text '{source.file}': {error.strerror}",
-                              "check that you may read it: its permissions?") from None
-
-
-class SourceTextError(Exception):
-    def __init__(self, message: str, hint: str):
-        super().__init__(message)
-        self.hint = hint
-
-
 def source_where(game: Game, source) -> tuple[str, int, int]:
     n = game.info.sources.index(source)
     return game.info.where("sources", n, "file")
-
-
-def line_range(lines: str) -> tuple[int, int]:
-    first, _, last = lines.partition("-")
-    return int(first), int(last or first)
 
 
 def check_source_map(game: Game, index: Index, problems: Problems) -> None:
@@ -97,6 +56,7 @@ def check_source_map(game: Game, index: Index, problems: Problems) -> None:
                           f"map is unchecked against it", "put the rulebook text there, or give game.sources_folder "
                           "(relative to the project) or $RULESMITH_SOURCES; " + see("game"))
     spans: dict[str, list[tuple[int, int, model.SourceLines]]] = {}
+    bot = bot_keys(game)
     for entry in game.source_map:
         if entry.source not in sources:
             problems.add(entry.where("source"), f"unknown source '{entry.source}'",
@@ -114,6 +74,8 @@ def check_source_map(game: Game, index: Index, problems: Problems) -> None:
                          f"({len(text)} lines)", f"the last line is {len(text)}")
         spans.setdefault(entry.source, []).append((first, last, entry))
         for i, key in enumerate(entry.items):
+            if key in bot:
+                continue
             place = addresses.parse(key)
             if key in index.targets or place.id in game.invalid_ids:
                 continue
@@ -121,11 +83,13 @@ def check_source_map(game: Game, index: Index, problems: Problems) -> None:
             if unread:
                 problems.add(entry.where("items", i), *unread)
                 continue
-            kind, ident = place.kind, place.id
-            other = [k for k in index.targets if k.endswith(":" + ident)] if ident else []
-            same_kind = [k for k in index.targets if k.startswith(kind + ":")]
-            hint = (f"'{ident}' exists as {', '.join(other)}" if other else
-                    nearest(key, same_kind) or nearest(key, index.targets) or "write kind:id of an item of this game")
+            # The hint offers an item of the same kind only: one of another kind is another thing
+            # (a table is not the bot's state, though both may be called `difficulty`).
+            same_kind = [k for k in (*index.targets, *bot) if k.startswith(place.kind + ":")]
+            hint = nearest(key, same_kind) or (
+                f"the bot's parts are {', '.join(bot)}" if place.kind == BOT.prefix and bot
+                else f"no {place.kind}:… item is named so: check the id" if same_kind
+                else f"this game has no {place.kind}:… items; write kind:id of an item of this game")
             problems.add(entry.where("items", i), f"unknown item {key} in the source map", hint)
     for mapped in spans.values():
         for n, earlier_n in ranges.overlaps([(first, last) for first, last, _ in mapped]):

@@ -141,10 +141,10 @@ def chart_files(checked: list[Checked], charts: dict[str, bytes]) -> dict[str, b
 
 
 def render_docs(checked: list[Checked], charts: dict[str, bytes], downloads: list[dict], docs: Path,
-                aids: dict[str, bytes] | None = None, *, cache: Path) -> list:
+                aids: dict[str, bytes] | None = None, *, cache: Path, site_name: str | None = None) -> list:
     """Write the Markdown pages (flowcharts inline), PDFs and assets MkDocs builds from; return the nav.
     The PDFs go in with the pages so that MkDocs copies them and checks every link to them."""
-    rendered = render_site(checked, downloads, charts, cache=cache / "pages")
+    rendered = render_site(checked, downloads, charts, cache=cache / "pages", site_name=site_name)
     files = {page.path: page.text.encode("utf-8") for page in rendered.pages}
     files.update(aids or {})
     files.update(chart_files(checked, charts))  # each chart as a file too: a page's "Whole chart" (pinch zoom)
@@ -172,7 +172,8 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
         progress.cpu = cpu
     with progress.step("check content"):
         checked = _only(check_content(content), games)
-    settings(project, trusted=trust_config)  # the project's mkdocs.yml, checked before anything is made
+    named = settings(project, trusted=trust_config, games=[c.game for c in checked])["site_name"]  # the project's
+    # mkdocs.yml, checked before anything is made
     if not quiet:
         from rulesmith.problems import warning_line
 
@@ -196,9 +197,9 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
             log.info("  --no-pdf: keeping the %d PDFs of the last build with PDFs", len(downloads))
     with progress.step("render pages"):
         docs = work / "docs"
-        nav = render_docs(checked, charts, downloads, docs, aids, cache=cache)
+        nav = render_docs(checked, charts, downloads, docs, aids, cache=cache, site_name=named)
     site = site.resolve()
-    config = write_config(project, work, nav, site_url, trusted=trust_config)
+    config = write_config(project, work, nav, site_url, trusted=trust_config, games=[c.game for c in checked])
     inputs = _site_inputs(docs, config, engine)
     record = _site_record(work, site)
     # Same pages, PDFs, assets and configuration as the site on disk was built from: the engine

@@ -1,9 +1,12 @@
 """`rulesmith new <game-id>`: a small game to start from, that checks and builds.
 
 The game is the package's `templates/new/` folder with its id and name filled in: a kind with
-fields, rules sections with references, tables with a rule, a procedure, a worked example, a
-term, a gap, an aid plan and a source map to a placeholder rulebook text (`sources/`), each part
-with a comment naming its topic of the format reference (`rulesmith format <topic>`). Nothing is
+fields, rules sections with references and an icon, tables with a rule, a solo bot (its state, a
+deck, its turn, a labelled procedure that reads a table by the state, draws, counts and calls
+another), a worked example, a term, a gap, an erratum, a ruling, aid plans (the solo rules in a
+module of their own, on the solo aid) and a source map to a placeholder rulebook text
+(`sources/`), each part with a comment naming its topic of the format reference
+(`rulesmith format <topic>`). Nothing is
 overwritten, and nothing is left half-written: the files are written into a temporary folder
 beside the game's and moved into place at once.
 """
@@ -99,7 +102,9 @@ def new_game(project: Project, game_id: str, name: str | None = None) -> list[st
     written = sorted(rel for rel in wanted)
     return ([f"wrote {rel}" for rel in written]
             + ["next: `rulesmith check`, then `rulesmith build` (the site in site/); replace the placeholder "
-               "game with yours part by part: each file's comments name its topic of `rulesmith format`."])
+               "game with yours part by part: each file's comments name its topic of `rulesmith format`. The "
+               "site is named after your game when it is the project's only one (set `site_name:` in a "
+               "mkdocs.yml beside content/ to name it yourself)."])
 
 
 def _write_schema(project: Project) -> None:

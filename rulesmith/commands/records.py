@@ -287,7 +287,13 @@ def add_source_arguments(parser, *, record: str, kinds, url_required: bool, desc
     parser.add_argument("--source", dest="source_kind", required=True, choices=kinds,
                         help=f"where the {record} comes from")
     parser.add_argument("--description", required=True, help=f"the source, e.g. {description_example}")
-    parser.add_argument("--url", required=url_required, help=f"https:// link to where the {record} is published")
+    if url_required:  # a ruling: a published answer (--url) or one without an address (--where)
+        where = parser.add_mutually_exclusive_group(required=True)
+        where.add_argument("--url", help=f"https:// link to where the {record} is published")
+        where.add_argument("--where", help=f"where the {record} was given, when it has no address: "
+                           '"e-mail from the designer, 2026-11-30", "at the convention"')
+    else:
+        parser.add_argument("--url", help=f"https:// link to where the {record} is published")
     parser.add_argument("--date", help=f"date of the {record}, YYYY-MM-DD (default: today)")
 
 

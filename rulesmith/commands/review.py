@@ -2,7 +2,8 @@
 condition words it drops, for a reviewer who did not write it.
 
 For each block: where it is (file:line:column of its `condensed:`), the aid and the item it
-condenses, the condensed wording, the full text sentence by sentence under the part that prints
+condenses, everything it stands for (the item, the subsections it prints, the entities its
+wording names: checks/condensed.stands_for), the condensed wording, the full text sentence by sentence under the part that prints
 it, and then each group of condition words (templates/condition-words.yaml) the block uses less
 often than its full text: the sentences of the full text that use them, and whether the entry's
 `in_full` points the reader to the part that keeps them. Condition words are marked «so» in
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from rulesmith.aids import kinds as aidkinds
 from rulesmith.checks.check import own_entries
-from rulesmith.checks.condensed import drops, matcher, normal, own_sentences, plain_words
+from rulesmith.checks.condensed import drops, matcher, normal, own_sentences, plain_words, stands_for
 from rulesmith.content.game import load_games
 from rulesmith.content.link import build_index, resolve
 from rulesmith.problems import ContentError, Problems, UsageError, say
@@ -94,12 +95,14 @@ def _block(game, index, plan, kinds, entry, found, own) -> str:
         f"{game.info.name} · {kinds.get(plan.aid, plan.aid)} · {entry.title or index.name(entry.show)} "
         f"({entry.show})",
         f"{file}:{line}:{column}",
+        _wrap("stands for: " + ", ".join(f"{names.get(key, key)} ({key})"
+                                         for key in stands_for(entry, index, own - {entry.show})), "").rstrip(),
         "-- condensed " + "-" * (WIDTH - 13),
         _wrap(mark(plain_words(entry.condensed, index)), "  "),
         "-- full text " + "-" * (WIDTH - 13),
     ]
     current = None
-    for part, sentence in own_sentences(item, entry.show, index, own - {entry.show}):
+    for part, sentence in own_sentences(item, entry.show, index, own - {entry.show}, entry.condensed):
         if part != current:
             lines.append(f"  [{names.get(part, part)}]")
             current = part

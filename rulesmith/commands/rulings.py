@@ -65,7 +65,7 @@ def configure(parser) -> None:
 def cmd_add(args) -> int:
     done = add_ruling(Path(args.content), args.game, args.items, question=args.question, answer=args.answer,
                       source_kind=args.source_kind, description=args.description, url=args.url,
-                      date=parse_date(args.date, RulingError), supersedes=args.supersedes, ruling_id=args.ruling_id)
+                      where=args.where, date=parse_date(args.date, RulingError), supersedes=args.supersedes, ruling_id=args.ruling_id)
     RESULTS.info(done.record.said(f" about {', '.join(done.about)}"))
     if done.superseded:
         ruling_id, file, line = done.superseded
@@ -76,7 +76,7 @@ def cmd_add(args) -> int:
 
 
 def add_ruling(content_dir: Path, game_id: str, items: list[str], *, question: str, answer: str,
-               source_kind: str, description: str, url: str, date: datetime.date | None = None,
+               source_kind: str, description: str, url: str | None = None, where: str | None = None, date: datetime.date | None = None,
                supersedes: str | None = None, ruling_id: str | None = None,
                today: datetime.date | None = None) -> RulingAdded:
     """Record one ruling (and what it supersedes), atomically; raises RulingError."""
@@ -84,11 +84,17 @@ def add_ruling(content_dir: Path, game_id: str, items: list[str], *, question: s
     date = date or today
     if source_kind not in SOURCE_KINDS:
         raise RulingError(f"unknown source '{source_kind}'", hint=f"one of {', '.join(SOURCE_KINDS)}")
-    url_problem = model.https_url_problem(url)
+    if (url is None) == (where is None):
+        raise RulingError("give either --url (where the answer is published) or --where (an answer without "
+                          "an address)", hint='--where "e-mail from the designer, 2026-11-30"')
+    url_problem = url is not None and model.https_url_problem(url)
     if url_problem:
         raise RulingError(f"--url '{url}' is refused: {url_problem}",
                           hint="give the https:// address of the page that publishes the answer, as a browser shows it")
-    for name, value in (("--question", question), ("--answer", answer), ("--description", description)):
+    if where is not None and (problem := model.plain_text_problem(where)):
+        raise RulingError(f"--where '{where}' is refused: {problem}", hint="say where in plain words")
+    for name, value in (("--question", question), ("--answer", answer), ("--description", description),
+                        ("--where", where if where is not None else "-")):
         if not value.strip():
             raise RulingError(f"{name} must say something", hint="write the question and the answer as given, and name the source")
     if date > today:
@@ -114,7 +120,8 @@ def add_ruling(content_dir: Path, game_id: str, items: list[str], *, question: s
                               hint="a ruling supersedes an earlier one: check --date")
 
     recording.append({"id": ruling_id, "date": date,
-                      "source": {"kind": source_kind, "description": description, "url": url},
+                      "source": {"kind": source_kind, "description": description,
+                                 **({"url": url} if url is not None else {"where": where})},
                       "about": about, "question": question, "answer": answer})
     superseded = None
     if old is not None:

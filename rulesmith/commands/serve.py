@@ -41,7 +41,7 @@ from rulesmith.problems import BuildError, ContentError, UsageError
 from rulesmith.project import project_of_content, templates
 from rulesmith.site import csp, gate
 from rulesmith.site.engines import DirtyNotice
-from rulesmith.site.mkdocs_config import write_config
+from rulesmith.site.mkdocs_config import settings, write_config
 
 HOOKS = Path(__file__).parent.parent / "site" / "mkdocs_hook.py"
 DEBOUNCE_S = 0.05  # a save can be several file events; MkDocs waits this long for the last one
@@ -61,10 +61,10 @@ class Preview:
         self.built: tuple[list, bytes] | None = None  # (nav, mkdocs.yml) of the last successful MkDocs build
         self.kept: dict = {}  # the games that passed, not checked again while unchanged (check_content)
 
-    def config(self, nav: list | None = None):
+    def config(self, nav: list | None = None, games=()):
         from mkdocs.config import load_config
 
-        config_file = write_config(self.project, self.folder, nav or [], trusted=self.trust_config)
+        config_file = write_config(self.project, self.folder, nav or [], trusted=self.trust_config, games=games)
         config = load_config(str(config_file), dev_addr=self.dev_addr, hooks=[str(HOOKS)],
                              **({} if nav else {"nav": None}))
         if self.url:
@@ -82,9 +82,11 @@ class Preview:
         started = time.perf_counter()
         try:
             checked = check_content(self.content, kept=self.kept)
+            games = [c.game for c in checked]
             nav = render_docs(checked, flowcharts(checked, self.project.cache), [], self.docs,
-                              cache=self.project.cache)
-            config = self.config(nav)
+                              cache=self.project.cache,
+                              site_name=settings(self.project, self.trust_config, games)["site_name"])
+            config = self.config(nav, games)
             state = (nav, (self.folder / "mkdocs.yml").read_bytes())
             full = state != self.built
             mkdocs_build(config, serve_url=self.url, dirty=not full)

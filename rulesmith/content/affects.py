@@ -38,7 +38,7 @@ def parse(index: Index, address: str) -> Address:
     if key not in index.targets:
         same_kind = [k for k in index.targets if k.startswith(place.kind + ":")]
         raise values.ValueError_(f"unknown place {key} in affects",
-                                 nearest(key, same_kind) or nearest(key, index.targets)
+                                 nearest(key, same_kind)  # never an item of another kind
                                  or "write kind:id, kind:id.field, table:id.row.column or procedure:id.step")
     if place.inner is None:
         return place
@@ -70,7 +70,9 @@ def check(game, index: Index, problems: Problems) -> None:
             try:
                 parse(index, address)
             except values.ValueError_ as error:
-                problems.add(gap.where("affects", i), *error.args)
+                key = addresses.parse(address).key
+                unread = key not in index.targets and game.missing_because_unread(f"place {key} in affects", key)
+                problems.add(gap.where("affects", i), *(unread or error.args))
             if address in seen:
                 problems.add(gap.where("affects", i), f"gap '{gap.id}' lists {address} twice", "list each place once")
             seen.add(address)

@@ -186,6 +186,7 @@ def load_game(folder: Path, problems: Problems, root: Path, overlay: dict[Path, 
     for path in unread_folders:  # it may hold anything: references into it are not reported again
         unreadable.append(str(display_path(path)))
         unread_text[unreadable[-1]] = None
+        problems.causes.add(unreadable[-1])
     given = {os.path.abspath(path): data for path, data in (overlay or {}).items()}
     known = {os.path.abspath(path) for path in paths}
     paths = sorted(paths + [folder / os.path.relpath(path, os.path.abspath(folder)) for path in given if path not in known])
@@ -194,6 +195,7 @@ def load_game(folder: Path, problems: Problems, root: Path, overlay: dict[Path, 
         if source is None:
             unreadable.append(str(display_path(path)))
             unread_text[unreadable[-1]] = _raw_text(path)
+            problems.causes.add(unreadable[-1])
             failed.add(path)
             continue
         content = validate_file(source, problems)

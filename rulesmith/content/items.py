@@ -115,6 +115,16 @@ GAME = KeyType(prefix="game", page="{game}/index.md", anchor="", label="Game", t
 BOT = KeyType(prefix="bot", page="{game}/bot-turn.md", anchor="mark-{id}", label="Bot turn", tag="bot")
 OTHER_KEYS: tuple[KeyType, ...] = (GAME, BOT)
 
+
+def bot_keys(game) -> list[str]:
+    """The keys of the parts of a game's bot declaration a reader sees (its turn, each part of the
+    turn, each state and deck), in reading order: what a source map or a gap may name."""
+    bot = game.bot
+    if bot is None:
+        return []
+    return ([f"{BOT.prefix}:turn"] + [f"{BOT.prefix}:part-{n}" for n in range(1, len(bot.turn.parts) + 1)]
+            + [f"{BOT.prefix}:state-{v.id}" for v in bot.state] + [f"{BOT.prefix}:deck-{d.id}" for d in bot.decks])
+
 BY_PREFIX: dict[str, KeyType] = {t.prefix: t for t in (*ITEM_TYPES, *OTHER_KEYS)}
 # Reference prefixes a game may not use as a kind id: every key type but the entity's, and the
 # reference forms that are not keys of a target ([[icon:…]], [[value:…]]).

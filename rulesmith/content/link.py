@@ -13,7 +13,7 @@ import yaml
 from rulesmith.content import model
 from rulesmith.content.items import ENTITY, ERRATUM, RESERVED_PREFIXES, all_items, name_of
 from rulesmith.format.topics import see
-from rulesmith.problems import Problems, nearest
+from rulesmith.problems import Problems, Suggestions, nearest
 from rulesmith.project import templates
 from rulesmith.text.glyphs import glyph_exists
 from rulesmith.values import fieldtypes, ids
@@ -205,6 +205,7 @@ def _value_texts(owner, item, path, value, kind, fmt: model.TextFormat):
 
 def resolve(game: Game, index: Index, problems: Problems) -> None:
     """Check every reference in every text; record backlinks."""
+    suggest: Suggestions | None = None  # made at the first unknown reference, once for the game
     for text in texts(game):
         for match in REFERENCE.finditer(text.value):
             target, label = match.group(1), match.group(2)
@@ -243,10 +244,13 @@ def resolve(game: Game, index: Index, problems: Problems) -> None:
                 if unread:
                     problems.add(where, *unread)
                     continue
-                other = [k for k in index.targets if k.endswith(":" + ident)]
-                same_kind = [k for k in index.targets if k.startswith(kind + ":")]
-                hint = (f"'{ident}' exists as {', '.join(other)}" if other else
-                        nearest(target, same_kind) or nearest(target, index.targets) or "no such id in this game")
+                # A hint offers an item of the same kind only: one of another kind that shares the
+                # id is another thing, and a guess across kinds misleads more than it helps. The
+                # targets are indexed once (Suggestions), not scanned per unknown reference.
+                if suggest is None:
+                    suggest = Suggestions(index.targets, same_kind=True)
+                hint = suggest.hint(target) or (f"no {kind}:… item of this game is named so" if kind in suggest.by_kind
+                                                else "no such id in this game")
                 problems.add(where, f"unknown reference {target}", hint)
                 continue
             if text.owner != target and text.owner not in index.backlinks[target]:

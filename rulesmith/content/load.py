@@ -7,6 +7,8 @@ duplicate keys, byte-order marks and non-UTF-8 bytes are rejected (aliases also 
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import os
 import re
 import stat
@@ -155,9 +157,12 @@ MAX_PARSED = 512
 UNREADABLE = "check that it exists and that you may read it: a broken symbolic link, or its permissions?"
 
 
-def read_file(path: Path, problems: Problems, root: Path | None = None, data: bytes | None = None) -> SourceFile | None:
+def read_file(path: Path, problems: Problems, root: Path | None = None, data: bytes | None = None,
+              what: str = "content") -> SourceFile | None:
     """Parse one content file; on any problem, record it and return None. `data`: the file's
-    bytes as a command is about to write them (errata add checks them before writing)."""
+    bytes as a command is about to write them (errata add checks them before writing). `what`:
+    the file's name in messages when it is not content (read_settings: the same strict reading)."""
+    a_file = "a content file" if what == "content" else what
     shown = display_path(path)
     name = str(shown)
     if root is not None and not path.resolve().is_relative_to(root.resolve()):
@@ -205,7 +210,7 @@ def read_file(path: Path, problems: Problems, root: Path | None = None, data: by
     found = Problems()  # what the content must not use; only told if the YAML itself reads
     loader = _StrictLoader(text)
     try:
-        data = _EventReader(loader, source, found).document()
+        data = _EventReader(loader, source, found, what).document()
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         problem = error.problem or error.context or "unreadable YAML"
@@ -213,14 +218,14 @@ def read_file(path: Path, problems: Problems, root: Path | None = None, data: by
         if "quoted scalar" in context and opened is not None:
             mark, problem = opened, f"a quoted string that starts here is never closed: {problem}"
         elif "another document" in problem:
-            problem = "a content file holds one YAML document, but '---' starts another"
+            problem = f"{a_file} holds one YAML document, but '---' starts another"
         elif context.startswith("while parsing a flow") and opened is not None and mark is not None and opened.line != mark.line:
             problem += f", {context.removeprefix('while parsing ')} that opens at line {opened.line + 1}, column {opened.column + 1}"
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         if "aliases" in problem:
             message, hint = problem, "write the value out in full instead of using &anchor / *alias"
         elif "nesting" in problem:
-            message, hint = problem, "flatten the structure; content never nests this deep"
+            message, hint = problem, f"flatten the structure; {what} never nests this deep"
         elif "\t" in problem or "tab" in problem or "\t" in _line(text, line)[: max(col, 1)]:
             message, hint = f"YAML syntax error: {problem}", "indent with spaces, not tabs"
         else:
@@ -237,7 +242,7 @@ def read_file(path: Path, problems: Problems, root: Path | None = None, data: by
         return None
     if not isinstance(data, dict):
         kind = "a list" if isinstance(data, list) else "a single value"
-        problems.add(source.where(()), f"file holds {kind}; a content file is a mapping of keys",
+        problems.add(source.where(()), f"file holds {kind}; {a_file} is a mapping of keys",
                      "start with a key such as `entities:` (" + see("files") + ")")
         return None
     source.data = data
@@ -245,6 +250,26 @@ def read_file(path: Path, problems: Problems, root: Path | None = None, data: by
     if len(_parsed) > MAX_PARSED:
         _parsed.popitem(last=False)
     return source
+
+
+
+def read_settings(path: Path, problems: Problems, what: str) -> SourceFile | None:
+    """A settings file the tool reads besides content (a project's mkdocs.yml, the package's
+    templates/pdf/aids.yaml), read as strictly as content: one YAML document of plain data, no
+    anchors, aliases or tags, nesting and size bounded, every problem located. An empty file is
+    an empty mapping (a project may keep an mkdocs.yml that sets nothing)."""
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        raw = None  # said, located, by read_file
+    if raw is not None and not any(line.strip() and not line.lstrip().startswith(b"#") for line in raw.splitlines()):
+        return SourceFile(path=display_path(path), data={}, lines=[])
+    source = read_file(path, problems, what=what)
+    if source is None:
+        return None
+    # The parsed file is kept for the next read of the same bytes: the caller gets data of its own
+    # to change (the package's mkdocs.yml has a project's settings laid over it).
+    return dataclasses.replace(source, data=copy.deepcopy(source.data))
 
 
 _PLAIN_TAGS = {
@@ -266,7 +291,8 @@ class _EventReader:
     the load's time went into building it). Syntax errors and aliases stop the reading
     (MarkedYAMLError, as the composer raised them); the rest are told once the file has read."""
 
-    def __init__(self, loader: _StrictLoader, source: SourceFile, problems: Problems):
+    def __init__(self, loader: _StrictLoader, source: SourceFile, problems: Problems, what: str = "content"):
+        self.what = what
         self.get_event, self.peek_event = loader.get_event, loader.peek_event
         self.loader, self.source, self.problems = loader, source, problems
         self.name = str(source.path)
@@ -287,7 +313,7 @@ class _EventReader:
                                               "but found another document", event.start_mark)
         if self.first_anchor is not None:
             raise yaml.composer.ComposerError(
-                None, None, f"YAML anchors (&{self.first_anchor.anchor}) and aliases are not allowed in content",
+                None, None, f"YAML anchors (&{self.first_anchor.anchor}) and aliases are not allowed in {self.what}",
                 self.first_anchor.start_mark)
         return data
 
@@ -300,7 +326,7 @@ class _EventReader:
         event = self.get_event()
         kind = type(event)
         if kind is yaml.AliasEvent:
-            raise yaml.composer.ComposerError(None, None, "YAML aliases (*name) are not allowed in content",
+            raise yaml.composer.ComposerError(None, None, f"YAML aliases (*name) are not allowed in {self.what}",
                                               event.start_mark)
         if depth > MAX_DEPTH:
             raise yaml.composer.ComposerError(None, None, f"YAML nesting is deeper than {MAX_DEPTH} levels",
@@ -323,10 +349,10 @@ class _EventReader:
         where = (self.name, *line_col)
         refused = None
         if event.anchor:
-            refused = ("YAML anchors and aliases are not allowed in content", "write the value out in full")
+            refused = (f"YAML anchors and aliases are not allowed in {self.what}", "write the value out in full")
         elif tag not in _PLAIN_TAGS:
-            refused = (f"YAML tag {tag} is not allowed in content",
-                       "remove the tag; content is plain strings, numbers, lists and mappings")
+            refused = (f"YAML tag {tag} is not allowed in {self.what}",
+                       f"remove the tag; {self.what} is plain strings, numbers, lists and mappings")
         if refused and told:
             self.problems.add(where, *refused)
         told = told and refused is None

@@ -14,7 +14,16 @@ import re
 import typing
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, WithJsonSchema, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    StringConstraints,
+    WithJsonSchema,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from rulesmith.checks import tablerules
@@ -243,6 +252,9 @@ class SourceText(Strict):
         description="Path of the text file, relative to the game's `sources_folder` (or, without one, to the "
                     "project: the folder that holds `content/`), written with '/', never absolute nor with '..'.")
     title: PlainText = Field(description="The rulebook's title, as readers know it.")
+    short: PlainText | None = Field(default=None, description="A short name for the compact "
+                                    "line references on paper (\"RB\" for \"RB 12–20\"); without it, the "
+                                    "initials of the title.")
 
 
 class GameInfo(Located):
@@ -261,6 +273,10 @@ class GameInfo(Located):
                                              "overrides it. Without it, each text's `file` is relative to the project.")
     sources: list[SourceText] = Field(min_length=1, description="The rulebook texts the data is transcribed from; "
                                       "the first is the default `source` of every item.")
+    show_source_texts: bool = Field(default=False, description="Whether the site may show the rulebook texts' "
+                                    "own lines beside each item (and find items by their words). Give `true` "
+                                    "only where the texts may be republished; by default readers see line "
+                                    "references only and no source text is copied into the site.")
 
 
 class Module(Located):
@@ -375,13 +391,41 @@ class Table(Fidelity):
         return {r.kind_column for r in self.rules if r.rule == "entity-count" and r.kind_column}
 
 
-class Branch(Strict):
+class Given(Located):
+    """What answers a decision's branch without asking the player: something the Bot turn page
+    holds. One source (`state`, `roll`, `read`, `drawn`, `ended`, `count`, `event`) or `otherwise`;
+    `roll`, `read` and `drawn` take the answers this branch stands for under `is`."""
+
+    state: dict[Id, list[int | str]] = Field(default={}, description="The bot's state has, for every "
+                                             "state named, one of these values: `{difficulty: [high, maximum]}`.")
+    roll: Id | None = Field(default=None, description="A step of this procedure that rolls: its roll is one of `is`.")
+    read: Id | None = Field(default=None, description="A step of this procedure that reads a table: its answer "
+                            "is one of `is`.")
+    drawn: Id | None = Field(default=None, description="A step of this procedure that draws from a deck the page "
+                             "holds: the card drawn (of several, the one that wins) is one of `is`.")
+    ended: list[Id] = Field(default=[], description="The procedure that the step before this decision called "
+                            "ended at one of these ends.")
+    count: Literal["reached", "below"] | None = Field(default=None, description="This decision's `tally` has "
+                                                      "reached its number (`reached`), or not yet (`below`).")
+    event: list[Id] = Field(default=[], description="The turn's event this run of the part is for is one of "
+                            "these (the turn's and its part's `events`).")
+    is_: list[int | str] = Field(default=[], alias="is", description="With roll, read or drawn: the answers "
+                                 "this branch stands for (faces, table answers, cards).")
+    otherwise: bool = Field(default=False, description="Every case no other branch takes.")
+
+    def source(self) -> list[str]:
+        """The sources it names (one, for a well-formed given)."""
+        return [name for name in ("state", "roll", "read", "drawn", "ended", "count", "event", "otherwise")
+                if getattr(self, name)]
+
+
+class Branch(Located):
     """One answer of a decision."""
 
     when: PlainText = Field(description="The answer, as the reader picks it (`Yes`, `No`, `3 or more` …).")
     to: Id = Field(description="The node it leads to.")
-
-
+    given: Given | None = Field(default=None, description="What the page holds that gives this answer, "
+                                "so it is not asked (every branch of the decision says it, or none does).")
 
 
 class Call(Located):
@@ -390,12 +434,14 @@ class Call(Located):
     procedure: Id = Field(description="Id of the procedure this step runs.")
     optional: bool = Field(default=False, description="The player may go on without running it "
                            "(\"if needed\", or once per Region the text leaves to the player).")
+    event: Id | None = Field(default=None, description="The turn's event (`bot: turn: events`) the called "
+                             "procedure runs for, where its decisions are given by the event.")
 
 
 class Read(Located):
     """A step that looks up a table by the bot's state (or by a roll): the walker shows the answer."""
 
-    table: Id
+    table: Id = Field(description="Id of the table read.")
     row: StateRef = Field(description="The row key: `state:<id>` (the bot's state), `roll` (this "
                           "step's roll) or a row key as written.")
     column: StateRef | None = Field(default=None, description="The column: `state:<id>` (its value is "
@@ -415,18 +461,20 @@ class Read(Located):
 class Roll(Located):
     """A step that rolls dice: the walker rolls (seeded, shown) or takes what was rolled at the table."""
 
-    dice: int = Field(default=1, ge=1, le=6)
-    sides: int = Field(default=6, ge=2, le=100)
+    dice: int = Field(default=1, ge=1, le=6, description="How many dice are rolled (their sum is the roll).")
+    sides: int = Field(default=6, ge=2, le=100, description="The sides of each die.")
     reroll: bool = Field(default=True, description="Whether the rules let this roll be rolled again.")
 
 
 class Draw(Located):
     """A step that draws from a deck the game declares under `bot: decks:`."""
 
-    deck: Id
+    deck: Id = Field(description="Id of a deck declared under `bot: decks:`.")
     count: int = Field(default=1, ge=1, description="How many are drawn.")
     up_to: int | None = Field(default=None, ge=1, description="The player says how many, from "
                               "`count` up to this (one for each tied Region, say).")
+    wins: Literal["highest", "lowest"] | None = Field(default=None, description="Of several drawn, the one "
+                                                      "that wins (the deck's cards are numbers): the page says which.")
 
 
 class Tally(Located):
@@ -441,16 +489,24 @@ class Tally(Located):
 class Change(Located):
     """A change of the bot's state where a step (or the end of a turn) says so."""
 
-    state: Id
+    state: Id = Field(description="Id of the state changed (under `bot: state:`).")
     to: int | str = Field(description="`next` (the next value), or a value.")
     carry: Id | None = Field(default=None, description="With `next` past the last value: start again "
                              "from the first and move this other state on (Action Phase 3, then Turn).")
+
+
+# A step's own label in the rulebook ("A4", "P2", "3b"): short, letters and digits.
+StepLabel = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9.-]{0,7}$")]
 
 
 class Node(Located):
     """A step, decision or end of a procedure."""
 
     id: Id = Field(description="Unique in its procedure.")
+    label: StepLabel | None = Field(default=None, description="The rulebook's own label of this step "
+                                    "(`A4`, `P2`: letters and digits, at most 8), shown instead of its "
+                                    "position on the flowchart, the list, the walker and the Bot turn page; "
+                                    "unique in its procedure.")
     type: Literal["step", "decision", "end"] = Field(description="`step` (needs `next`), `decision` (needs "
                                                      "`branches`) or `end`.")
     text: Text = Field(description="What the reader does or decides (Markdown).")
@@ -466,6 +522,10 @@ class Node(Located):
     tally: Tally | None = Field(default=None, description="A count the walker keeps for this question.")
     card: Id | None = Field(default=None, description="A card (a deck under `bot: decks:`) this step "
                             "reads; where the source does not reproduce it, the walker asks what it shows.")
+    asks: Literal["board"] | None = Field(default=None, description="For a decision: `board`, only the "
+                                          "player can answer it, from the board or the cards in hand; else "
+                                          "each branch says what answers it (`given`). A game with a bot "
+                                          "marks every decision one way or the other.")
 
 
 # What a page can show: a procedure's flowchart fits one printed page (Graphviz lays a tangle of
@@ -487,25 +547,34 @@ class Procedure(Fidelity):
     nodes: list[Node] = Field(min_length=1, description="In the order of the numbered list; at most "
                               f"{MAX_PROCEDURE_NODES}, what one flowchart shows (a longer procedure calls others).")
 
+    @property
+    def numbers(self) -> dict[str, str]:
+        """What readers call each node, the one numbering of the flowchart, the list, the walker
+        and the Bot turn page: its rulebook `label`, else its position in the list."""
+        return {node.id: node.label or str(position) for position, node in enumerate(self.nodes, start=1)}
+
 
 class StateValue(Strict):
-    id: StateValueId
-    name: PlainText
+    """One value of an enum state, in order."""
+
+    id: StateValueId = Field(description="How steps and tables name it: a table read by this state has "
+                             "it as a row key (or a column id).")
+    name: PlainText = Field(description="What the player picks (\"Hard\").")
 
 
 class StateVar(Fidelity):
     """One part of the bot's state (difficulty, turn, stage …), set once per game by the player."""
 
-    id: Id
-    name: PlainText
-    type: Literal["enum", "integer"]
+    id: Id = Field(description="Named by steps as `state:<id>`.")
+    name: PlainText = Field(description="What the player sees (\"Difficulty level\").")
+    type: Literal["enum", "integer"] = Field(description="`enum` (named values, in order) or `integer` (from min to max).")
     values: list[StateValue] = Field(default=[], description=f"For enum: the values, in order (at most {MAX_STATE_VALUES}).")
     min: int | None = Field(default=None, description="For integer: the first value.")
     max: int | None = Field(default=None, description=f"For integer: the last value (at most {MAX_STATE_VALUES - 1} "
                             "above min: the player picks the value from a list).")
     initial: int | str | None = Field(default=None, description="The value a game starts with.")
-    description: Text = ""
-    source: Source | None = None
+    description: Text = Field(default="", description="What the rulebook says of it (Markdown).")
+    source: Source | None = Field(default=None, description="Where in the rulebook it comes from.")
 
 
 class Deck(Fidelity):
@@ -513,17 +582,18 @@ class Deck(Fidelity):
     `cards` (not reproduced in the source), the walker asks the player what the real one shows;
     status and note say why."""
 
-    id: Id
-    name: PlainText
-    cards: list[PlainText] = []
-    description: Text = ""
-    source: Source | None = None
+    id: Id = Field(description="Named by a step's `draw: {deck: <id>}` and `card:`.")
+    name: PlainText = Field(description="What the rulebook calls it (\"Automa cards\", \"tie-breaker tokens\").")
+    cards: list[PlainText] = Field(default=[], description="What each card or token shows; leave it out "
+                                   "when the source does not reproduce them (the walker then asks).")
+    description: Text = Field(default="", description="What the rulebook says of it (Markdown).")
+    source: Source | None = Field(default=None, description="Where in the rulebook it comes from.")
 
 
 class TurnPart(Fidelity):
     """One procedure of the bot's turn, in the turn's order."""
 
-    procedure: Id
+    procedure: Id = Field(description="Id of the procedure run.")
     phase: PlainText | None = Field(default=None, description="The phase of the round it belongs to.")
     when: Text = Field(default="", description="When it applies, as the rulebook says.")
     skip: bool = Field(default=False, description="It may not apply every turn: the walker offers "
@@ -532,24 +602,44 @@ class TurnPart(Fidelity):
                                              "state has one of these values (else it is passed by).")
     repeat: PlainText | None = Field(default=None, description="It is run again each time this "
                                      "happens (the walker offers to run it again).")
-    source: Source | None = None
+    events: list[Id] = Field(default=[], description="It applies when one of these of the turn's `events` "
+                             "happened: the page asks once which did, and runs the part once for each.")
+    source: Source | None = Field(default=None, description="Where in the rulebook it comes from.")
+
+
+class Event(Strict):
+    """Something that happens at the table during the bot's turn and sets off a part (its `events:`)."""
+
+    id: Id = Field(description="Its id, as a part's `events:`, a call's `event:` and `given: {event: …}` name it.")
+    name: PlainText = Field(description="As the player ticks it: \"The Rival received a bonus card\".")
 
 
 class BotTurn(Fidelity):
-    title: PlainText
-    description: Text = ""
-    source: Source | None = None
-    parts: list[TurnPart] = Field(min_length=1)
+    """The bot's turn: the procedures it runs, in order, and the state changes when it ends."""
+
+    title: PlainText = Field(description="The heading of the Bot turn page (\"The Rival's turn\").")
+    called: PlainText | None = Field(default=None, description="What one turn is called where it ends "
+                                     "(\"the bot's round\", \"the Automa's Action Phase\"): the page says "
+                                     "\"End of …\" (without it, \"End of the turn\").")
+    description: Text = Field(default="", description="Shown above the turn (Markdown).")
+    source: Source | None = Field(default=None, description="Where in the rulebook it comes from.")
+    events: list[Event] = Field(default=[], description="What may happen during the turn and sets off "
+                                "parts (a part's `events:`): the page asks once, at the start of the turn, which did.")
+    parts: list[TurnPart] = Field(min_length=1, description="The procedures of the turn, in order.")
     after: list[Change] = Field(default=[], description="State changes when the turn ends (next turn).")
 
 
 class Bot(Located):
-    """A game's solo bot: its state, its decks and its turn (content/README.md)."""
+    """A game's solo bot: its state, its decks and its turn (`rulesmith format bot`)."""
 
     name: PlainText = Field(description="What the rulebook calls the bot.")
-    state: list[StateVar] = []
-    decks: list[Deck] = []
-    turn: BotTurn
+    up_to: int = Field(default=1, ge=1, le=6, description="How many bots one game may have, as the rules "
+                       "allow (\"up to three rival powers\"): the page keeps each one's state and turn, "
+                       "switched from the tool.")
+    state: list[StateVar] = Field(default=[], description="What the bot keeps between steps and turns, "
+                                  "set once by the player (at most " + str(MAX_STATE_VALUES) + " values each).")
+    decks: list[Deck] = Field(default=[], description="What it draws from.")
+    turn: BotTurn = Field(description="Its turn.")
 
 
 # A worked example's inputs and printed result: numbers, booleans and plain text only, so no
@@ -569,7 +659,7 @@ class Example(Fidelity):
                           "rather than an example printed in the rulebook.")
     inputs: dict[InputName, ExampleValue | list[ExampleValue]] = Field(
         default={}, description="The example's numbers by name: a number, true/false, a value reference "
-        "`\"[[value:country:nigeria.ct]]\"` (read from the data) or a short plain text; or a list of these.")
+        "`\"[[value:ship:cutter.cargo]]\"` (read from the data) or a short plain text; or a list of these.")
     expression: str | None = Field(default=None, description="How the result is computed (see expressions); "
                                    "leave it out for an example that is not arithmetic.")
     result: ExampleValue | list[ExampleValue] | None = Field(
@@ -596,7 +686,7 @@ class Gap(Fidelity):
     module: Id | None = Field(default=None, description=NO_MODULE)
     source: Source | None = Field(default=None, description="Where in the rulebook it would be.")
     affects: list[str] | None = Field(default=None, description="Every place a reader meets this gap, where its "
-                               "marker is shown: kind:id (rule:setup, organisation:imf, table:x, "
+                               "marker is shown: kind:id (rule:setup, ship:cutter, table:x, "
                                "procedure:x …), kind:id.field, table:id.row.column or procedure:id.step "
                                "(rulesmith/content/affects.py); [] when it affects nothing printed but the gaps page.")
 
@@ -635,22 +725,35 @@ class Erratum(Located):
 
 
 class RulingSource(Strict):
+    """Who gave the answer, and where: an address (`url`) or, for an answer with none, `where`."""
+
     kind: Literal["publisher-faq", "designer-answer", "tournament-ruling", "forum-answer", "rules-team"] = Field(
         description="Who gave the answer.")
     description: PlainText = Field(description='The source, e.g. "Publisher FAQ v2, question 4".')
-    url: HttpsUrl = Field(description="https:// link to where the answer is published.")
+    url: HttpsUrl | None = Field(default=None, description="https:// link to where the answer is published.")
+    where: PlainText | None = Field(default=None, description="Where the answer was given, for one with no "
+                                    'address: "e-mail from the designer, 2026-11-30", "at the convention".')
+
+    @model_validator(mode="after")
+    def _url_or_where(self):
+        """A ruling's source gives either `url` (a published answer) or `where` (one without an
+        address), not both or neither."""
+        if (self.url is None) == (self.where is None):
+            raise ValueError("give either `url: https://…` (where the answer is published) or `where: …` "
+                             "(an answer with no address, such as an e-mail), not both or neither")
+        return self
 
 
 class Ruling(Located):
     """A ruling or FAQ answer: a question about some items and its answer, with its source.
     Its status is current unless a later ruling supersedes it or an erratum overrules it."""
 
-    id: Id
-    date: datetime.date
-    source: RulingSource
+    id: Id = Field(description="`r1`, `r2` …")
+    date: datetime.date = Field(description="When it was given, YYYY-MM-DD, not in the future.")
+    source: RulingSource = Field(description="Who gave it, and where.")
     about: list[str] = Field(min_length=1, description="kind:id of every item the ruling is about.")
-    question: Markdown
-    answer: Markdown
+    question: Markdown = Field(description="The question as asked (Markdown, with references).")
+    answer: Markdown = Field(description="The answer as given (Markdown, with references).")
     superseded_by: Id | None = Field(default=None, description="Id of the later ruling that replaces this one.")
     overruled_by: Id | None = Field(default=None, description="Id of the erratum that overrules this ruling.")
 
@@ -719,10 +822,22 @@ class AidEntry(Located):
     subsections: bool = Field(default=True, description="For a rules section: print its subsections too.")
 
 
+class LeftOut(Located):
+    """A rules section of the module an aid holds that the aid does not print, and why."""
+
+    show: ItemKey = Field(description="rule:… of the section left out.")
+    why: PlainText = Field(description="Why it is not on the aid (printed on the aid with it).")
+
+
 class AidPlan(Located):
     """What goes on one aid of a game, and in what order (the aid kinds are templates/pdf/aids.yaml)."""
 
     aid: Id = Field(description="The aid kind: rules-summary, solo-aid or card-reference.")
+    holds: Id | None = Field(default=None, description="The module whose rules the aid holds (the solo aid: the "
+                             "solo rules; a game with a bot needs one): every rules section of that module is on "
+                             "the aid, in full or condensed, or listed under `leaves_out` with why.")
+    leaves_out: list[LeftOut] = Field(default=[], description="Sections of the module the aid holds that it does "
+                                      "not print, each with why (the aid lists them).")
     covers: Text = Field(default="", description="What the aid covers, on its first page.")
     sequence: list[AidEntry] = Field(default=[], description="The round/turn sequence at a glance (page 1).")
     setup: list[AidEntry] = Field(default=[], description="Set-up, with player-count changes (page 1).")
@@ -742,7 +857,7 @@ class ContentFile(Strict):
 
     model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={
         "title": "Rulesmith content file",
-        "description": "The format: `rulesmith format` (or content/README.md)."})
+        "description": "The format: `rulesmith format`."})
     game: GameInfo | None = Field(default=None, description="The game itself (only in game.yaml).")
     modules: list[Module] = Field(default=[], description="Modules and expansions (only in game.yaml).")
     kinds: list[Kind] = Field(default=[], description="The entity kinds, with typed fields (only in game.yaml).")

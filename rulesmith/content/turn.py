@@ -29,6 +29,10 @@ NEXT = "next"
 # A table read's answer for every combination of what it reads by (states, a roll) goes into the
 # page for the walker: no more than a page can hold.
 MAX_READ_ANSWERS = 1000
+# All the table answers of the Bot turn page together, in characters (the shipped games' pages hold
+# under 1,000): each read is bounded above, but 4 procedures of 39 reads of 1,000 answers of 200
+# characters each made a page of 43.8 MB.
+MAX_TURN_ANSWER_CHARS = 200_000
 
 
 def state_values(var: model.StateVar) -> list[str]:
@@ -70,6 +74,32 @@ def reached(game: Game, starts: list[str]) -> list[model.Procedure]:
 # ---------------------------------------------------------------- the checks
 
 def check_bot(game: Game, problems: Problems) -> None:
+    before = len(problems)
+    _check_bot(game, problems)
+    if game.bot is not None and len(problems) == before:
+        _check_page_answers(game, problems)
+
+
+def _check_page_answers(game: Game, problems: Problems) -> None:
+    """The table answers the Bot turn page carries, all reads together, are bounded: refused at the
+    read that takes them past MAX_TURN_ANSWER_CHARS (each read is bounded in count alone)."""
+    assert game.bot is not None
+    total = 0
+    for procedure in reached(game, [part.procedure for part in game.bot.turn.parts]):
+        for node in procedure.nodes:
+            if node.reads is None:
+                continue
+            total += sum(len(a.value) + sum(len(k) + len(v) + 6 for k, v in a.when.items()) + 8
+                         for a in answers(game, node))
+            if total > MAX_TURN_ANSWER_CHARS:
+                problems.add(node.reads.where(), f"node '{node.id}' takes the table answers the Bot turn page "
+                             f"carries past {MAX_TURN_ANSWER_CHARS:,} characters (every answer of every read is "
+                             f"in the page)", "read shorter cells, by fewer states, or from fewer steps: a "
+                             "player's phone loads the whole page")
+                return
+
+
+def _check_bot(game: Game, problems: Problems) -> None:
     procedures = {p.id: p for p in game.procedures}
     bot = game.bot
     states = {v.id: v for v in bot.state} if bot else {}
@@ -82,9 +112,15 @@ def check_bot(game: Game, problems: Problems) -> None:
             _check_node(node, states, tables, decks, bot is not None, problems)
             if node.tally is not None:
                 _check_tally(node, nodes, problems)
+    for procedure in game.procedures:
+        _check_who_answers(game, procedure, problems)
     if bot is None:
         return
     _check_state(bot, problems)
+    event_ids = [e.id for e in bot.turn.events]
+    for i, event in enumerate(bot.turn.events):
+        if event.id in event_ids[:i]:
+            problems.add(bot.turn.where("events", i, "id"), f"duplicate event id '{event.id}'", "give every event its own id")
     seen: set[str] = set()
     for deck in bot.decks:
         if deck.id in seen:
@@ -108,6 +144,10 @@ def check_bot(game: Game, problems: Problems) -> None:
                 if values and str(value) not in values:
                     problems.add(part.where("only", state_id, i), f"turn part {n + 1}: '{value}' is not a value of {var.name}",
                                  nearest(str(value), values) or "values: " + ", ".join(values))
+        for i, named in enumerate(part.events):
+            if named not in event_ids:
+                problems.add(part.where("events", i), f"turn part {n + 1}: unknown event '{named}'",
+                             nearest(named, event_ids) or "declare it under bot: turn: events:")
     for change in bot.turn.after:
         _check_change(change, states, problems)
 
@@ -119,6 +159,10 @@ def _check_calls(game: Game, procedures: dict[str, model.Procedure], problems: P
             if node.type != "step":
                 problems.add(node.where("call"), f"{node.type} '{node.id}' calls a procedure",
                              "only a step can call another procedure; it goes on at next when that one ends")
+            events = [e.id for e in game.bot.turn.events] if game.bot else []
+            if call.event is not None and call.event not in events:
+                problems.add(call.where("event"), f"step '{node.id}' calls with unknown event '{call.event}'",
+                             nearest(call.event, events) or "declare it under bot: turn: events:")
             if call.procedure not in procedures:
                 problems.add(call.where("procedure"), f"step '{node.id}' calls unknown procedure '{call.procedure}'",
                              nearest(call.procedure, procedures) or "name one of the game's procedures")
@@ -413,12 +457,224 @@ def _check_read(node: model.Node, states, tables, problems: Problems) -> None:
                      f"{' and '.join(read_inputs(node))}; a page holds at most {MAX_READ_ANSWERS:,} answers",
                      "read it by fewer states, by states with fewer values, or by a smaller roll")
         return
+    rows = _rows(table)
     for case in read_cases(node, states):
         try:
-            lookup(table, node, case)
+            lookup(table, node, case, rows)
         except LookupError as error:
             problems.add(read.where(), f"node '{node.id}': {error.args[0]}",
                          "every value of the state it reads needs its row and column in the table")
+
+
+# ---------------------------------------------------------------- who answers a decision
+
+GIVEN_HINT = "mark it asks: board (only the player sees the answer), or give each branch given: (what the page holds that answers it); "
+
+
+def before(procedure: model.Procedure, node_id: str) -> list[model.Node]:
+    """The nodes that lead to a node of the same procedure."""
+    return [n for n in procedure.nodes if n.next == node_id or any(b.to == node_id for b in n.branches)]
+
+
+def held(game: Game, procedure: model.Procedure, node: model.Node) -> str | None:
+    """What the Bot turn page already holds that answers a question, said as a reason; None where
+    only the player can answer it. A question whose answer is held is not the player's: a count
+    with its number to reach, a roll or a draw the page made just before it, the end a procedure
+    the step before it called reached."""
+    if game.bot is None:
+        return None
+    if node.shows:
+        return "the bot's state it shows beside the question (" + ", ".join(node.shows) + "); split what the board answers into a question of its own"
+    if node.tally is not None and node.tally.of is not None:
+        return f"the count it keeps ({node.tally.label}) and the number to reach"
+    decks = {d.id: d for d in game.bot.decks}
+    ways = before(procedure, node.id)
+    if not ways:
+        return None
+    if all(n.roll is not None for n in ways):
+        return f"the roll of step '{ways[0].id}'"
+    if all(n.draw is not None and decks.get(n.draw.deck) is not None and decks[n.draw.deck].cards for n in ways):
+        return f"the card drawn at step '{ways[0].id}'"
+    procedures = {p.id: p for p in game.procedures}
+    if all(n.call is not None and not n.call.optional and n.call.procedure in procedures
+           and len(ends(procedures[n.call.procedure])) > 1 for n in ways):
+        return f"the end that procedure '{ways[0].call.procedure}' reached"  # type: ignore[union-attr]
+    return None
+
+
+def ends(procedure: model.Procedure) -> list[str]:
+    return [n.id for n in procedure.nodes if n.type == "end"]
+
+
+def event_ids_of(game: Game, procedure_id: str) -> list[str] | None:
+    """The events of the turn parts that run this procedure (their `events:`); None where no part does."""
+    if game.bot is None:
+        return None
+    found = [e for part in game.bot.turn.parts if part.procedure == procedure_id for e in part.events]
+    found += [c.event for p in game.procedures for _n, c in calls(p) if c.procedure == procedure_id and c.event]
+    return list(dict.fromkeys(found)) if found else None
+
+
+def given_cases(game: Game, procedure: model.Procedure, node: model.Node, given: model.Given) -> list | None:
+    """Every answer the source of a given can take (roll faces, table answers, cards, ends …), or
+    None where the source is not one the page holds here (the check says why)."""
+    nodes = {n.id: n for n in procedure.nodes}
+    decks = {d.id: d for d in game.bot.decks} if game.bot else {}
+    if given.roll:
+        step = nodes.get(given.roll)
+        return roll_faces(step.roll) if step is not None and step.roll is not None else None
+    if given.read:
+        step = nodes.get(given.read)
+        return list(dict.fromkeys(a.value for a in answers(game, step))) if step is not None and step.reads else None
+    if given.drawn:
+        step = nodes.get(given.drawn)
+        deck = decks.get(step.draw.deck) if step is not None and step.draw is not None else None
+        return list(deck.cards) if deck is not None and deck.cards else None
+    if given.ended:
+        callers = before(procedure, node.id)
+        procedures = {p.id: p for p in game.procedures}
+        if not callers or any(n.call is None or n.call.optional or n.call.procedure not in procedures for n in callers):
+            return None
+        return list(dict.fromkeys(e for n in callers for e in ends(procedures[n.call.procedure])))  # type: ignore[union-attr]
+    if given.count:
+        return ["reached", "below"] if node.tally is not None and node.tally.of is not None else None
+    if given.event:
+        return event_ids_of(game, procedure.id)
+    return None
+
+
+def _check_who_answers(game: Game, procedure: model.Procedure, problems: Problems) -> None:
+    states = {v.id: v for v in game.bot.state} if game.bot else {}
+    for node in procedure.nodes:
+        givens = [(i, b.given) for i, b in enumerate(node.branches) if b.given is not None]
+        if node.type != "decision":
+            if node.asks or givens:
+                problems.add(node.where("asks" if node.asks else "branches"), f"{node.type} '{node.id}' says who answers it",
+                             "only a decision is answered: remove asks: and given:")
+            continue
+        if node.asks and givens:
+            problems.add(node.where("asks"), f"decision '{node.id}' is asked at the board and given",
+                         "keep asks: board, or given: on its branches, not both")
+            continue
+        if node.asks:
+            reason = held(game, procedure, node)
+            if reason:
+                problems.add(node.where("asks"), f"decision '{node.id}' asks the player what the page holds: {reason}",
+                             "answer it with given: on its branches")
+            continue
+        if not givens:
+            if game.bot is not None:
+                problems.add(node.where(), f"decision '{node.id}' does not say who answers it", GIVEN_HINT + see("bot"))
+            continue
+        if game.bot is None:
+            problems.add(node.where("branches", givens[0][0], "given"), f"decision '{node.id}' is given, but the game declares no bot",
+                         "mark it asks: board; " + see("bot"))
+            continue
+        if len(givens) < len(node.branches):
+            missing = next(i for i, b in enumerate(node.branches) if b.given is None)
+            problems.add(node.where("branches", missing), f"decision '{node.id}': branch '{node.branches[missing].when}' "
+                         "does not say what answers it", "give every branch given:, or mark the decision asks: board")
+            continue
+        _check_givens(game, procedure, node, states, problems)
+
+
+def _check_givens(game: Game, procedure: model.Procedure, node: model.Node, states, problems: Problems) -> None:
+    kinds: set[str] = set()
+    others = 0
+    for branch in node.branches:
+        given = branch.given
+        assert given is not None
+        where = branch.where("given")
+        named = given.source()
+        if len(named) != 1:
+            problems.add(where, f"decision '{node.id}', branch '{branch.when}': given names "
+                         f"{' and '.join(named) if named else 'nothing'}",
+                         "name one of: state, roll, read, drawn, ended, count, event, or otherwise")
+            return
+        kind = named[0]
+        if kind == "otherwise":
+            others += 1
+            continue
+        kinds.add(kind)
+        if (given.is_ != []) != (kind in ("roll", "read", "drawn")):
+            problems.add(where, f"decision '{node.id}', branch '{branch.when}': " +
+                         ("is: lists the answers of a roll, a read or a draw" if given.is_ else f"given {kind} needs is: the answers it stands for"),
+                         "with roll, read or drawn: is: [...]; else no is:")
+            return
+        if kind == "state":
+            for state_id, allowed in given.state.items():
+                var = states.get(state_id)
+                if var is None:
+                    problems.add(where, f"decision '{node.id}': unknown bot state '{state_id}'",
+                                 nearest(state_id, states) or "declare it under bot: state:")
+                    return
+                values = state_values(var)
+                for value in allowed:
+                    if values and str(value) not in values:
+                        problems.add(where, f"decision '{node.id}': '{value}' is not a value of {var.name}",
+                                     nearest(str(value), values) or "values: " + ", ".join(values))
+                        return
+            continue
+        cases = given_cases(game, procedure, node, given)
+        if cases is None:
+            why = {"roll": f"'{given.roll}' is not a step of this procedure that rolls",
+                   "read": f"'{given.read}' is not a step of this procedure that reads a table",
+                   "drawn": f"'{given.drawn}' is not a step of this procedure that draws from a deck the page holds",
+                   "ended": "the step before it does not call a procedure (every way in, without optional)",
+                   "count": "it keeps no count with a number to reach (tally: with of:)",
+                   "event": "no turn part that runs this procedure names events (events:)"}[kind]
+            problems.add(where, f"decision '{node.id}', branch '{branch.when}': {why}", see("bot"))
+            return
+        stands = given.ended or given.event or ([given.count] if given.count else []) or given.is_
+        for value in stands:
+            if str(value) not in [str(c) for c in cases]:
+                problems.add(where, f"decision '{node.id}', branch '{branch.when}': '{value}' is not one of its answers",
+                             nearest(str(value), [str(c) for c in cases]) or "answers: " + ", ".join(map(str, cases)))
+                return
+    if len(kinds) > 1:
+        problems.add(node.where("branches"), f"decision '{node.id}' is given by {' and '.join(sorted(kinds))}",
+                     "answer a decision by one source (and otherwise)")
+        return
+    if others > 1:
+        problems.add(node.where("branches"), f"decision '{node.id}' has {others} branches given otherwise", "keep one")
+        return
+    if others or not kinds:
+        return
+    for case in every_case(game, procedure, node):
+        if not [b for b in node.branches if b.given is not None and takes(b.given, case)]:
+            shown = ", ".join(f"{k} {v}" for k, v in case.items())
+            problems.add(node.where("branches"), f"decision '{node.id}': no branch answers {shown}",
+                         "add a branch for it, or one given: {otherwise: true}")
+            return
+
+
+def every_case(game: Game, procedure: model.Procedure, node: model.Node) -> list[dict[str, str]]:
+    """Every case a given decision meets: each combination of the states its branches name, or
+    each answer of its roll, read, draw, called procedure, count or event."""
+    givens = [b.given for b in node.branches if b.given is not None and not b.given.otherwise]
+    if not givens:
+        return []
+    kind = givens[0].source()[0]
+    if kind == "state":
+        states = {v.id: v for v in game.bot.state} if game.bot else {}
+        named = list(dict.fromkeys(s for g in givens for s in g.state))
+        choices = [state_values(states[s]) for s in named]
+        if math.prod(len(c) for c in choices) > MAX_READ_ANSWERS:
+            return []
+        return [dict(zip(named, combo, strict=True)) for combo in itertools.product(*choices)]
+    cases = given_cases(game, procedure, node, givens[0]) or []
+    return [{kind: str(c)} for c in cases]
+
+
+def takes(given: model.Given, case: dict[str, str]) -> bool:
+    """Whether a branch's given holds in a case (every_case)."""
+    if given.otherwise:
+        return True
+    if given.state:
+        return all(s in case and case[s] in [str(v) for v in values] for s, values in given.state.items())
+    kind = given.source()[0]
+    stands = given.ended or given.event or ([given.count] if given.count else []) or given.is_
+    return str(case.get(kind)) in [str(v) for v in stands]
 
 
 # ---------------------------------------------------------------- the answers
@@ -467,12 +723,22 @@ def _resolve(ref: str, case: dict[str, str]) -> str:
     return ref
 
 
-def lookup(table: model.Table, node: model.Node, case: dict[str, str]) -> str:
-    """The answer of a node's table read for one case, as readers see it; LookupError if none."""
+def _rows(table: model.Table) -> dict[str, list]:
+    """A table's rows by their key as a read names it (the first row of a key)."""
+    rows: dict[str, list] = {}
+    for row in table.rows:
+        if row:
+            rows.setdefault(str(plain(row[0])), row)
+    return rows
+
+
+def lookup(table: model.Table, node: model.Node, case: dict[str, str], rows: dict[str, list] | None = None) -> str:
+    """The answer of a node's table read for one case, as readers see it; LookupError if none.
+    `rows`: the table's `_rows`, made once for many cases."""
     read = node.reads
     assert read is not None
     key = _resolve(read.row, case)
-    row = next((r for r in table.rows if r and str(plain(r[0])) == key), None)
+    row = (rows if rows is not None else _rows(table)).get(key)
     if row is None:
         raise LookupError(f"table '{table.id}' has no row '{key}'")
     ids = [c.id for c in table.columns]
@@ -506,4 +772,5 @@ def answers(game: Game, node: model.Node) -> list[Answer]:
     states = {v.id: v for v in game.bot.state} if game.bot else {}
     assert node.reads is not None
     table = next(t for t in game.tables if t.id == node.reads.table)
-    return [Answer(case, lookup(table, node, case)) for case in read_cases(node, states)]
+    rows = _rows(table)
+    return [Answer(case, lookup(table, node, case, rows)) for case in read_cases(node, states)]

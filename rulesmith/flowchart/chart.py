@@ -72,9 +72,10 @@ def _label(text: str, index: Index, width: int = WRAP) -> str:
     return "<br/>".join(html.escape(line, quote=True).replace("\\", "\\\\") for line in lines).strip()
 
 
-def numbering(procedure: model.Procedure) -> dict[str, int]:
-    """Step numbers shared by the flowchart and the numbered text (list order)."""
-    return {node.id: number for number, node in enumerate(procedure.nodes, start=1)}
+def numbering(procedure: model.Procedure) -> dict[str, str]:
+    """Step numbers shared by the flowchart, the numbered text, the walker and the Bot turn page:
+    the procedure's one numbering (its rulebook labels, else list order: Procedure.numbers)."""
+    return procedure.numbers
 
 
 def to_dot(procedure: model.Procedure, index: Index, rankdir: str = "TB", wrap: int = WRAP,

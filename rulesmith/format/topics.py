@@ -7,12 +7,13 @@ A leaf: it imports nothing of Rulesmith's, so the lowest module may ask it. The 
 from __future__ import annotations
 
 TOPICS = ("files", "references", "status", "game", "modules", "kinds", "defaults", "sections", "entities",
-          "tables", "procedures", "examples", "glossary", "gaps", "errata", "source_map", "icons", "aids", "bot",
+          "tables", "procedures", "examples", "glossary", "gaps", "errata", "rulings", "source_map", "icons", "aids", "bot",
           "translations")
 # Other names a contributor may try for a topic.
 ALIASES = {"source-map": "source_map", "terms": "glossary", "game.yaml": "game", "aid": "aids",
            "field-types": "kinds", "expressions": "examples", "ids": "references", "fidelity": "status",
-           "translation": "translations", "po": "translations", "catalogs": "translations"}
+           "translation": "translations", "ruling": "rulings", "faq": "rulings", "aid-plans": "aids",
+           "automa": "bot", "solo": "bot", "po": "translations", "catalogs": "translations"}
 
 
 def see(topic: str) -> str:

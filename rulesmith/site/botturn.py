@@ -30,19 +30,26 @@ def tables_read(game: Game) -> list[model.Table]:
     return [t for t in game.tables if t.id in ids]
 
 
-def _node(game: Game, node: model.Node, number: int) -> dict:
+def _node(game: Game, node: model.Node, number: str) -> dict:
     found: dict = {"type": node.type, "number": number}
     if node.type == "step":
         found["next"] = node.next
     if node.branches:
         found["branches"] = [b.to for b in node.branches]
         found["labels"] = [b.when for b in node.branches]
+        if any(b.given for b in node.branches):
+            found["given"] = [_given(b.given) for b in node.branches]
+    if node.asks:
+        found["asks"] = node.asks
     if node.call:
         found["call"] = {"procedure": node.call.procedure, "optional": node.call.optional}
+        if node.call.event:
+            found["call"]["event"] = node.call.event
     if node.roll:
         found["roll"] = {"dice": node.roll.dice, "sides": node.roll.sides, "reroll": node.roll.reroll}
     if node.draw:
-        found["draw"] = {"deck": node.draw.deck, "count": node.draw.count, "upTo": node.draw.up_to or node.draw.count}
+        found["draw"] = {"deck": node.draw.deck, "count": node.draw.count, "upTo": node.draw.up_to or node.draw.count,
+                         "wins": node.draw.wins}
     if node.card:
         found["card"] = node.card
     if node.tally:
@@ -55,6 +62,21 @@ def _node(game: Game, node: model.Node, number: int) -> dict:
         found["reads"] = {"table": node.reads.table, "says": node.reads.says,
                           "inputs": turn.read_inputs(node),
                           "answers": [[a.when, a.value] for a in turn.answers(game, node)]}
+    return found
+
+
+def _given(given: model.Given | None) -> dict | None:
+    """What answers a branch, as the page reads it (procedure.js: Turn.given)."""
+    if given is None:
+        return None
+    found: dict = {"source": given.source()[0] if given.source() else "otherwise"}
+    if given.state:
+        found["state"] = {k: [str(v) for v in values] for k, values in given.state.items()}
+    for name in ("roll", "read", "drawn", "count"):
+        if getattr(given, name):
+            found["step" if name != "count" else "count"] = getattr(given, name)
+    if given.ended or given.event or given.is_:
+        found["is"] = [str(v) for v in (given.ended or given.event or given.is_)]
     return found
 
 
@@ -77,11 +99,15 @@ def companion_data(game: Game) -> dict:
     procedures = reached_procedures(game)
     return {
         "name": bot.name,
+        "called": bot.turn.called,
+        "upTo": bot.up_to,
         "state": state_choices(game),
         "decks": {d.id: {"name": d.name, "cards": list(d.cards)} for d in bot.decks},
         "parts": [{"procedure": part.procedure, "phase": part.phase, "skip": part.skip, "repeat": part.repeat,
-                   "only": {k: [str(v) for v in values] for k, values in part.only.items()}}
+                   "only": {k: [str(v) for v in values] for k, values in part.only.items()},
+                   "events": list(part.events)}
                   for part in bot.turn.parts],
+        "events": [{"id": e.id, "name": e.name} for e in bot.turn.events],
         "after": [_change(c) for c in bot.turn.after],
         "procedures": {p.id: {"title": p.title, "start": p.start,
                               "nodes": {n.id: _node(game, n, numbering(p)[n.id]) for n in p.nodes}}

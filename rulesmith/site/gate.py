@@ -29,7 +29,6 @@ import logging
 import posixpath
 import re
 from dataclasses import dataclass
-from html.parser import HTMLParser
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
@@ -48,7 +47,8 @@ URL_ATTRIBUTES = {"href", "src", "action", "formaction", "poster", "data", "cite
 FORBIDDEN_ELEMENTS = {"iframe", "frame", "frameset", "object", "embed", "applet", "base", "portal"}
 # Elements whose address the browser loads as part of the page (not a link the reader follows).
 LOADS = {"script", "img", "iframe", "audio", "video", "source", "track", "input", "image", "use", "object", "embed"}
-LINK_LOADS = {"stylesheet", "icon", "apple-touch-icon", "manifest", "preload", "modulepreload", "prefetch", "mask-icon"}
+LINK_LOADS = {"stylesheet", "icon", "apple-touch-icon", "manifest", "preload", "modulepreload", "prefetch", "mask-icon",
+              "dns-prefetch", "preconnect", "prerender", "pingback"}
 DATA_SCRIPTS = {"application/json", "application/ld+json"}
 
 
@@ -70,37 +70,89 @@ def _known_script(text: str) -> bool:
     return any(p.fullmatch(text) for p in csp.theme_scripts())
 
 
-# ---- one page
+# ---- one page, read as a browser reads it
 
-class _Page(HTMLParser):
+# A browser that runs scripts reads what a <noscript> holds as text, up to the first `</noscript`
+# (wherever that stands, an attribute's value included); `noembed` is read so by every HTML5 parser.
+NOSCRIPT = re.compile(r"(</?)noscript", re.IGNORECASE)
+# SVG elements that set another attribute over time: setting `href` (or an event) runs or loads.
+ANIMATIONS = {"animate", "set", "animatemotion", "animatetransform", "animatecolor"}
+ANIMATED_VALUES = ("values", "to", "from", "by")
+# Attributes that send the reader's browser somewhere on their own (not a link the reader follows).
+SENDS = {"action", "formaction", "ping"}
+TEMPLATE_START = re.compile(r'<template(?:\s+[^\s=>]+(?:="[^"]*")?)*>', re.IGNORECASE)
+MAX_TEMPLATES = 20  # <template> inside <template>: each level is read again, as a fragment
+
+
+class _Judge:
+    """Findings, anchors and relative links of one page (or SVG file), element by element."""
+
     def __init__(self):
-        super().__init__(convert_charrefs=True)
         self.ids: set[str] = set()
         self.found: list[tuple[str, str]] = []  # (what, value)
         self.links: list[str] = []  # relative addresses, to resolve against the site
-        self._script: tuple[str, list[str]] | None = None  # (type, text so far)
 
-    def handle_starttag(self, tag, attrs):
-        values = {name: value or "" for name, value in attrs}
+    def add(self, what: str, value: str) -> None:
+        if (what, value) not in self.found:
+            self.found.append((what, value))
+
+    def html(self, html: str, depth: int = 0) -> None:
+        """A document parsed by an HTML5 parser (lexbor, through selectolax): the tree a browser
+        builds, foreign content (SVG, MathML) and broken markup included."""
+        from selectolax.lexbor import LexborHTMLParser
+
+        tree = LexborHTMLParser(html)
+        if tree.root is None:
+            return
+        for node in tree.root.traverse():
+            tag = (node.tag or "").lower()
+            if tag.startswith(("-", "#")):
+                continue
+            attrs = {name: value or "" for name, value in node.attributes.items()}
+            self.element(tag, attrs, lambda node=node: node.text(deep=True))
+            if tag == "template":  # its content is a fragment of its own: read it too
+                inner = TEMPLATE_START.sub("", node.html or "", count=1).removesuffix("</template>")
+                if depth >= MAX_TEMPLATES:
+                    self.add("templates nested too deep to read", "template")
+                elif inner.strip():
+                    self.html(inner, depth + 1)
+
+    def element(self, tag: str, attrs: dict[str, str], text) -> None:
         for key in ("id", "name"):
-            if values.get(key):
-                self.ids.add(values[key])
+            if attrs.get(key):
+                self.ids.add(attrs[key])
         if tag in FORBIDDEN_ELEMENTS:
-            self.found.append((f"a <{tag}> element", tag))
-        if tag == "meta" and values.get("http-equiv", "").lower() == "refresh":
-            self.found.append(("a refresh <meta> element", values.get("content", "")))
-        loads = tag in LOADS or (tag == "link" and bool(set(values.get("rel", "").lower().split()) & LINK_LOADS))
-        for name, value in values.items():
-            if name.startswith("on"):
-                self.found.append((f"an event attribute '{name}'", value or name))
-            elif name in URL_ATTRIBUTES:
-                for address in (re.split(r"\s*,\s*", value) if "srcset" in name else [value]):
-                    address = address.strip().split()[0] if "srcset" in name and address.strip() else address.strip()
-                    self._address(tag, name, address, loads)
-        if tag == "script" and not values.get("src"):
-            self._script = (values.get("type", "").lower(), [])
-
-    handle_startendtag = handle_starttag
+            self.add(f"a <{tag}> element", tag)
+        if tag == "meta" and attrs.get("http-equiv", "").lower() == "refresh":
+            self.add("a refresh <meta> element", attrs.get("content", ""))
+        loads = tag in LOADS or (tag == "link" and bool(set(attrs.get("rel", "").lower().split()) & LINK_LOADS))
+        for name, value in attrs.items():
+            lower = name.lower()
+            if lower.startswith("on"):
+                self.add(f"an event attribute '{name}'", value or name)
+            elif lower in URL_ATTRIBUTES:
+                for address in (re.split(r"\s*,\s*", value) if "srcset" in lower else
+                                value.split() if lower == "ping" else [value]):
+                    address = address.strip().split()[0] if "srcset" in lower and address.strip() else address.strip()
+                    self._address(tag, name, address, loads or lower in SENDS)
+            elif lower == "style":
+                self._css(tag, "style", value)
+        if tag in ANIMATIONS:
+            animated = attrs.get("attributeName", attrs.get("attributename", "")).strip().lower()
+            if animated in ("href", "xlink:href") or animated.startswith("on"):
+                values = " ".join(attrs.get(name, "") for name in ANIMATED_VALUES).strip()
+                self.add(f"an SVG <{tag}> that sets '{animated}'", values or animated)
+        if tag == "style":
+            self._css(tag, "text", text())
+        if tag == "script" and not attrs.get("src") and not attrs.get("href") and not attrs.get("xlink:href"):
+            kind, body = attrs.get("type", "").lower(), text()
+            if kind in DATA_SCRIPTS:
+                try:
+                    json.loads(body)
+                except ValueError:
+                    self.add("a JSON data block that does not parse", body[:60])
+            elif body.strip() and not _known_script(body):
+                self.add("an inline script that is not one of the theme's", body[:80])
 
     def _address(self, tag: str, name: str, address: str, loads: bool) -> None:
         scheme = urlsplit(address).scheme.lower() if ":" in address else ""
@@ -109,26 +161,80 @@ class _Page(HTMLParser):
                 self.links.append(address)
             return
         if scheme != "https":
-            self.found.append((f"a {scheme or 'protocol-relative'} address in {tag} {name}", address))
+            self.add(f"a {scheme or 'protocol-relative'} address in {tag} {name}", address)
         elif loads:
-            self.found.append((f"a resource from another site in {tag} {name}", address))
+            self.add(f"a {'place another site is sent to' if name.lower() in SENDS else 'resource from another site'} "
+                     f"in {tag} {name}", address)
 
-    def handle_data(self, data):
-        if self._script is not None:
-            self._script[1].append(data)
+    def _css(self, tag: str, where: str, css: str) -> None:
+        """Every address a style sheet or a style attribute loads (url(), src(), image-set(),
+        @import): read by tinycss2, the CSS tokenizer WeasyPrint uses, so escapes and comments read
+        as a browser reads them."""
+        for address in css_addresses(css):
+            if CSS_DATA.match(address):
+                continue  # an image or font held in the style itself: it loads nothing
+            self._address(tag, f"{where} url()", address, True)
 
-    def handle_endtag(self, tag):
-        if tag == "script" and self._script is not None:
-            kind, parts = self._script
-            text = "".join(parts)
-            self._script = None
-            if kind in DATA_SCRIPTS:
-                try:
-                    json.loads(text)
-                except ValueError:
-                    self.found.append(("a JSON data block that does not parse", text[:60]))
-            elif text.strip() and not _known_script(text):
-                self.found.append(("an inline script that is not one of the theme's", text[:80]))
+
+CSS_DATA = re.compile(r"\s*data:\s*(?:image|font|application/(?:x-)?font)[/-]", re.IGNORECASE)
+
+
+def css_addresses(css: str) -> list[str]:
+    """The addresses in a CSS text (a sheet or a declaration list), in order."""
+    import tinycss2
+
+    found: list[str] = []
+
+    def walk(tokens) -> None:
+        tokens = list(tokens)
+        for index, token in enumerate(tokens):
+            kind = token.type
+            if kind == "url":
+                found.append(token.value)
+            elif kind == "function":
+                if token.lower_name in ("url", "src", "image-set", "-webkit-image-set", "image"):
+                    found.extend(t.value for t in token.arguments if t.type == "string")
+                walk(token.arguments)
+            elif kind in ("() block", "[] block", "{} block"):
+                walk(token.content)
+            elif kind == "at-keyword" and token.lower_value == "import":
+                following = next((t for t in tokens[index + 1:] if t.type not in ("whitespace", "comment")), None)
+                if following is not None and following.type == "string":
+                    found.append(following.value)
+
+    walk(tinycss2.parse_component_value_list(css, skip_comments=True))
+    return found
+
+
+def read_html(html: str) -> _Judge:
+    """One page judged as a browser reads it, with scripts (a <noscript>'s inside as text) and
+    without (as markup): a finding in either reading counts."""
+    judge = _Judge()
+    judge.html(html)
+    if NOSCRIPT.search(html):
+        judge.html(NOSCRIPT.sub(lambda m: m.group(1) + "noembed", html))
+    return judge
+
+
+def read_svg(data: bytes) -> _Judge:
+    """An SVG file judged as a browser opening it would run it: its elements (namespaces dropped,
+    xlink:href named so) through the same rules as a page's. One that does not parse is a finding."""
+    import xml.etree.ElementTree as ET
+
+    judge = _Judge()
+    try:
+        root = ET.fromstring(data)
+    except ET.ParseError as error:
+        judge.add(f"an SVG file that does not parse ({error})", "svg")
+        return judge
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        tag = element.tag.rsplit("}", 1)[-1].lower()
+        attrs = {("xlink:" if name.startswith("{http://www.w3.org/1999/xlink}") else "") + name.rsplit("}", 1)[-1]: value
+                 for name, value in element.attrib.items()}
+        judge.element(tag, attrs, lambda element=element: "".join(element.itertext()))
+    return judge
 
 
 @dataclass
@@ -141,6 +247,8 @@ class _Read:
 
 
 GATE_CACHE = "gate-pages.json"
+MAX_PAGE_BYTES = 20 * 10**6  # the shipped games' largest page is 0.3 MB
+GATE_VERSION = b"rulesmith-gate-2\n"  # what a page was read by: a changed gate reads every page again
 
 
 def _policy_finding(html: str) -> list[list[str]]:
@@ -164,14 +272,15 @@ def _pages(site: Path, cache: Path | None) -> dict[str, _Read]:
     read, keep = {}, {}
     for path in sorted(site.rglob("*.html")):
         data = path.read_bytes()
-        digest = hashlib.sha256(data).hexdigest()
+        digest = hashlib.sha256(GATE_VERSION + data).hexdigest()
         if digest in kept:
             ids, links, found = kept[digest]
+        elif len(data) > MAX_PAGE_BYTES:  # not parsed: the check bounds what content makes, this is the net
+            ids, links, found = [], [], [[f"a page of {len(data) / 1e6:.1f} MB, more than a reader's browser should "
+                                          f"load (at most {MAX_PAGE_BYTES // 10**6} MB)", ""]]
         else:
             html = data.decode("utf-8", errors="replace")
-            page = _Page()
-            page.feed(html)
-            page.close()
+            page = read_html(html)
             ids, links, found = sorted(page.ids), page.links, [list(f) for f in page.found] + _policy_finding(html)
         keep[digest] = [ids, links, found]
         read[path.relative_to(site).as_posix()] = _Read(set(ids), links, [tuple(f) for f in found])
@@ -222,12 +331,39 @@ def _script_findings(site: Path) -> list[Finding]:
         except ValueError:
             found.append(Finding(path.relative_to(site).as_posix(), "a search index that is not one JSON value",
                                  path.read_text(encoding="utf-8")[:60]))
+    for path in sorted(site.rglob("sw.js")):
+        if not _filled_worker(path.read_text(encoding="utf-8", errors="replace"), root=path.parent == site):
+            found.append(Finding(path.relative_to(site).as_posix(),
+                                 "an offline worker that is not its template with JSON values filled in", path.name))
+    for path in sorted(site.rglob("*.svg")):
+        found += [Finding(path.relative_to(site).as_posix(), what, value) for what, value in read_svg(path.read_bytes()).found]
     for path in sorted(site.rglob("*.webmanifest")) + sorted(site.rglob("*.json")):
         try:
             json.loads(path.read_text(encoding="utf-8"))
         except ValueError:
             found.append(Finding(path.relative_to(site).as_posix(), "a JSON file that does not parse", path.name))
     return found
+
+
+def _filled_worker(text: str, *, root: bool = False) -> bool:
+    """Whether a sw.js is exactly the worker's template (templates/site/webapp/sw.js, or root-sw.js
+    for the site's root) with each __NAME__ one JSON value, as webapp.fill_script writes it:
+    nothing else can have been added."""
+    from rulesmith.site import webapp
+
+    template = webapp.worker_template(root=root)
+    parts = webapp.PLACEHOLDER.split(template)  # text, name, text, name … text
+    pattern = "".join(re.escape(part) if n % 2 == 0 else "(.*?)" for n, part in enumerate(parts))
+    matched = re.fullmatch(pattern, text, re.DOTALL)
+    if matched is None:
+        return False
+    for value in matched.groups():
+        try:
+            if json.dumps(json.loads(value), ensure_ascii=False, indent=None) != value:
+                return False
+        except ValueError:
+            return False
+    return True
 
 
 def pdf_links(pdf: bytes) -> list[str]:

@@ -20,13 +20,17 @@ import mergedeep
 import yaml
 
 from rulesmith.content import model
+from rulesmith.content.load import read_settings
 from rulesmith.files import write_if_changed
 from rulesmith.problems import ContentError, Problems, UsageError
-from rulesmith.project import Project, templates
+from rulesmith.project import Project, game_folders, templates
 from rulesmith.text import markdown_config
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from pathlib import Path
+
+    from rulesmith.content.game import Game
 
 TRUST_HINT = "or pass --trust-config if you trust this file as you trust code"
 TRUST_CONFIG_HELP = ("let the project's mkdocs.yml set more than how the site looks (hooks, plugins, "
@@ -142,33 +146,16 @@ def _read(path: Path) -> dict:
 
 
 def _read_located(path: Path) -> tuple[dict, dict[tuple, tuple[int, int]]]:
-    """The settings of a mkdocs.yml and the line and column of each key, by its path."""
-    try:
-        text = path.read_text(encoding="utf-8")
-        data = yaml.safe_load(text) or {}
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
-        raise UsageError(f"{where}: mkdocs.yml is not valid YAML", "fix the YAML syntax there") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise UsageError(f"{path}: cannot read mkdocs.yml ({error})", "check that it is a readable UTF-8 file") from None
-    if not isinstance(data, dict):
+    """The settings of a mkdocs.yml and the line and column of each key, by its path: read by the
+    one strict loader content is read by (content/load.py: no aliases, tags or second document,
+    nesting and size bounded), so a nested alias or a list 5,000 deep is a located refusal."""
+    problems = Problems()
+    source = read_settings(path, problems, "mkdocs.yml")
+    if source is None:
+        raise ContentError(problems.sorted())
+    if not isinstance(source.data, dict):  # pragma: no cover - read_file refuses a file that is not a mapping
         raise UsageError(f"{path}:1:1: mkdocs.yml must be a mapping of settings", "write `setting: value` lines")
-    places: dict[tuple, tuple[int, int]] = {}
-
-    def walk(node, path: tuple) -> None:
-        if isinstance(node, yaml.MappingNode):
-            for key, value in node.value:
-                places[path + (key.value,)] = (key.start_mark.line + 1, key.start_mark.column + 1)
-                walk(value, path + (key.value,))
-        elif isinstance(node, yaml.SequenceNode):
-            for index, item in enumerate(node.value):
-                places[path + (index,)] = (item.start_mark.line + 1, item.start_mark.column + 1)
-                walk(item, path + (index,))
-
-    walk(root, ())
-    return data, places
+    return source.data, {**source.values, **source.keys}
 
 
 def project_settings(project: Project, trusted: bool = False) -> dict:
@@ -227,12 +214,27 @@ def allowed(shape: tuple) -> str:
     return ", ".join(dict.fromkeys(str(name) for name in found)) or "nothing here"
 
 
-def settings(project: Project, trusted: bool = False) -> dict:
-    """The package's MkDocs defaults with the project's mkdocs.yml laid over them."""
+def settings(project: Project, trusted: bool = False, games: Sequence[Game] = ()) -> dict:
+    """The package's MkDocs defaults with the project's mkdocs.yml laid over them; the site is
+    named from the project (site_name)."""
     merged = _read(templates() / "mkdocs.yml")
-    mergedeep.merge(merged, project_settings(project, trusted), strategy=mergedeep.Strategy.REPLACE)
+    own = project_settings(project, trusted)
+    mergedeep.merge(merged, own, strategy=mergedeep.Strategy.REPLACE)
+    if not own.get("site_name"):
+        merged["site_name"] = default_site_name(project, games)
     merged["markdown_extensions"] = markdown_config.mkdocs_extensions()
     return merged
+
+
+def default_site_name(project: Project, games: Sequence[Game] = (), folder: bool = True) -> str:
+    """The site's name where the project's mkdocs.yml gives none: its one game's name when it
+    has one game (among `games`, those checked), else (with `folder`) the project folder's name."""
+    folders = game_folders(project.content)
+    if len(folders) == 1:
+        found = next((g for g in games if g.id == folders[0].name), None)
+        if found is not None:
+            return found.info.name
+    return (project.root.resolve().name or "Rules references") if folder else ""
 
 
 def escape_text(value: str) -> str:
@@ -257,10 +259,11 @@ def escaped(config: dict) -> dict:
     return one(config, ())
 
 
-def write_config(project: Project, work: Path, nav: list, site_url: str | None = None, trusted: bool = False) -> Path:
+def write_config(project: Project, work: Path, nav: list, site_url: str | None = None, trusted: bool = False,
+                 games: Sequence[Game] = ()) -> Path:
     """Write `<work>/mkdocs.yml`: the whole generated MkDocs project is on disk, and
     `mkdocs build -f` or `zensical build -f` on it builds the site into <work>/site."""
-    config = escaped(settings(project, trusted))
+    config = escaped(settings(project, trusted, games))
     config.update(docs_dir="docs", site_dir="site", nav=nav)
     # The package's theme overrides (the header names the page's game), unless the project has its own.
     config.setdefault("theme", {}).setdefault("custom_dir", str(templates() / "theme"))

@@ -21,13 +21,13 @@ import jinja2
 from markupsafe import Markup
 
 from rulesmith import fingerprint
-from rulesmith.content import affects, model
+from rulesmith.content import affects, marks, model, provenance
 from rulesmith.content.items import EXAMPLE, ITEM_TYPES, PROCEDURE, items_of, key_of, name_of, tag_of, type_of
 from rulesmith.files import write_atomic
 from rulesmith.flowchart.chart import inline_svg, numbering
 from rulesmith.format import reference as formatref
 from rulesmith.project import templates
-from rulesmith.site import layout
+from rulesmith.site import layout, rulebook
 from rulesmith.site.botturn import companion_json, reached_procedures, state_choices, tables_read
 from rulesmith.site.overview import bot_turn, play
 from rulesmith.site.walker import walker_procedures, walker_steps
@@ -95,8 +95,9 @@ def environment() -> jinja2.Environment:
 class PageContext:
     """What a template may ask about the content, relative to the page it renders."""
 
-    def __init__(self, game: Game, index: Index, page: str):
+    def __init__(self, game: Game, index: Index, page: str, provenances: provenance.Provenances | None = None):
         self.game, self.index, self.page = game, index, page
+        self._provenances = provenances
 
     # Every method a template calls returns Markup (text it may print as it is) or plain data;
     # inside, text is built as str and marked only on the way out. Content text is converted to
@@ -188,15 +189,45 @@ class PageContext:
         return self._place(self.value_html(raw, spec, entity_status, short))
 
     def value_html(self, raw, spec, entity_status: str = statuses.VERIFIED, short: bool = False) -> str:
+        mark = marks.value(raw, entity_status)
+        if mark is not None and (raw is None or mark.status == "missing"):
+            return self._marker(mark.status, mark.note, short)
         if raw is None:
-            return self._marker("missing", "", short) if entity_status == "missing" else "—"
-        found = Value.of(raw)
-        if found.missing or found.value is None:
-            return self._marker("missing", found.note or "", short)
-        shown = self._value(found.value, spec)
-        if found.doubtful:
-            shown += " " + self._marker(found.status, found.note or "", short)
+            return "—"
+        shown = self._value(Value.of(raw).value, spec)
+        if mark is not None:
+            shown += " " + self._marker(mark.status, mark.note, short)
         return shown
+
+    def repeated_notes(self, table: model.Table) -> dict[int, tuple[str, str]]:
+        """Per column, the status and note most of its cells share (at least 3 cells, half the
+        rows): the site shows it once under the table and each of those cells only its marker, so a
+        note repeated in every row does not make the table screens tall (issue 43)."""
+        found: dict[int, tuple[str, str]] = {}
+        for c in range(len(table.columns)):
+            counts: dict[tuple[str, str], int] = {}
+            for row in table.rows:
+                cell = Value.of(row[c]) if c < len(row) and row[c] is not None else None
+                if cell is not None and cell.doubtful and cell.note:
+                    counts[(cell.status, cell.note)] = counts.get((cell.status, cell.note), 0) + 1
+            if counts:
+                shared, times = max(counts.items(), key=lambda pair: pair[1])
+                if times >= 3 and 2 * times >= len(table.rows):
+                    found[c] = shared
+        return found
+
+    def cell_value(self, table: model.Table, row: list, column: int, repeated: dict[int, tuple[str, str]]) -> Markup:
+        """A table cell: its value and marker; its note unless it is the column's repeated one."""
+        raw, spec = row[column], table.columns[column]
+        cell = Value.of(raw) if raw is not None else None
+        if column in repeated and cell is not None and (cell.status, cell.note) == repeated[column] and cell.value is not None:
+            return self._place(self._value(cell.value, spec) + " " + self._marker(cell.status, "", short=True))
+        return self.value(raw, spec)
+
+    def repeated_note(self, table: model.Table, column: int, shared: tuple[str, str]) -> Markup:
+        """Under a table: the note its column's marked cells share, said once."""
+        title = html_text(table.columns[column].title)
+        return self._place(f"<em>{title}</em>, every marked row: " + self._marker(shared[0], shared[1]))
 
     def _value(self, value, spec) -> str:
         """A value as its field type shows it (fieldtypes.shown), a reference as a link, Markdown as HTML."""
@@ -211,7 +242,7 @@ class PageContext:
             return str(text_html.cell(self.html(str(value))))
         return html_text(fieldtypes.shown(value, item))
 
-    def step_number(self, target: str, node_id: str) -> int | str:
+    def step_number(self, target: str, node_id: str) -> str:
         """The number readers see for a procedure's node (the flowchart's and the list's)."""
         item = self.index.targets.get(target)
         procedure = getattr(item, "item", None)
@@ -266,8 +297,19 @@ class PageContext:
         """The markers of the gaps that affect an item (or a field, cell "row.column" or step of
         it): each the gap's marker and a link to it, as a [[gap:…]] reference renders; a gap the
         text `already` refers to is not repeated."""
-        gaps = [g for g in affects.at(self.game, self.index, key, inner) if f"[[gap:{g.id}]" not in already]
-        return self._place(" ".join(self.output.reference(f"gap:{g.id}", None) for g in gaps))
+        return self._place(self._gap_markers(marks.gaps(self.game, self.index, key, inner, already)))
+
+    def _gap_markers(self, gaps: list[model.Gap]) -> str:
+        return " ".join(self.output.reference(f"gap:{g.id}", None) for g in gaps)
+
+    def step_marks(self, procedure: model.Procedure, node: model.Node) -> Markup:
+        """The marks of a step shown alone (the walker, the Bot turn page: marks.step): the
+        procedure's own status where the walk enters it, then the gaps, each as on its page."""
+        shown = []
+        for mark in marks.step(self.game, self.index, procedure, node):
+            shown.append(self.output.reference(f"gap:{mark.gap.id}", None) if mark.gap
+                         else self._marker(mark.status, mark.note))
+        return self._place(" ".join(shown))
 
     def item_gaps(self, item) -> Markup:
         """The markers of the gaps that affect an item as a whole, unless its own text names them."""
@@ -352,13 +394,76 @@ class PageContext:
         """The place an erratum changed (its field, cell or step), for the changelog's wording."""
         return addresses.of_erratum(erratum.target, erratum.field)
 
+    # ---- where each item comes from (content/provenance.py), shown by site/rulebook.py
+
+    @property
+    def provenances(self) -> provenance.Provenances:
+        if self._provenances is None:
+            self._provenances = provenance.Provenances(self.game, self.index)
+        return self._provenances
+
+    def rulebook(self, item) -> Markup:
+        """An item's "From the rulebook": its lines' reference and, folded, the lines beside its text."""
+        key = item if isinstance(item, str) else self.item_key(item)
+        found = self.provenances.of(key)
+        if not found.passages:
+            return Markup("")
+        ours = self._own_text(self.index.targets[key].item) if found.shown and key in self.index.targets else ""
+        return self._place(rulebook.rulebook(self.game, self.index, found, ours))
+
+    def step_rulebook(self, procedure: model.Procedure) -> Markup:
+        """A step's lines on demand (the walker, the Bot turn page): its procedure's, one tap away."""
+        found = self.provenances.of(f"procedure:{procedure.id}")
+        return self._place(rulebook.rulebook(self.game, self.index, found, step=True)) if found.passages else Markup("")
+
+    def _own_text(self, item) -> str:
+        """The item's own text, as its page shows it, to be read beside the rulebook's lines."""
+        shown = [self.html(getattr(item, name)) for name in ("text", "body", "definition", "description")
+                 if isinstance(getattr(item, name, None), str) and getattr(item, name)]
+        key = self.item_key(item)
+
+        def gaps(inner: str, already: str = "") -> str:  # a place's gap markers, as on the page
+            found = self._gap_markers(marks.gaps(self.game, self.index, key, inner, already))
+            return f" {found}" if found else ""
+
+        if isinstance(item, model.Entity):
+            rows = "".join(f"<li><strong>{html_text(spec.name)}:</strong> {value}"
+                           f"{gaps(spec.id, str(item.fields.get(spec.id) or ''))}</li>"
+                           for spec, value in ((spec, self.value_html(item.fields.get(spec.id), spec, item.status))
+                                               for spec in self.game.kind_of(item).fields))
+            shown.append(f"<ul>{rows}</ul>" if rows else "")
+        elif isinstance(item, model.Table):
+            head = "".join(f"<th>{html_text(col.title)}</th>" for col in item.columns)
+            body = "".join("<tr>" + "".join(f"<td>{self._cell_html(item, cell, col)}"
+                                            f"{gaps(affects.cell_key(item, row, i))}</td>"
+                                            for i, (cell, col) in enumerate(zip(row, item.columns, strict=False)))
+                           + "</tr>" for row in item.rows)
+            shown.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+        elif isinstance(item, model.Procedure):
+            numbers = numbering(item)
+            shown.append("<ol>" + "".join(f"<li value=\"{html_text(numbers[n.id])}\">{text_html.inline(self.html(n.text))}"
+                                           f"{gaps(n.id, n.text)}</li>"
+                                           if str(numbers[n.id]).isdigit() else
+                                           f"<li>{html_text(numbers[n.id])}. {text_html.inline(self.html(n.text))}"
+                                           f"{gaps(n.id, n.text)}</li>"
+                                           for n in item.nodes) + "</ol>")
+        return "\n".join(shown)
+
+    def _cell_html(self, table: model.Table, cell, column: model.Column) -> str:
+        """A cell as the table on the page shows it: a column naming an entity kind shows the kind's name."""
+        if column.id in table.kind_columns and isinstance(cell, str) and self.game.kind(cell):
+            return self.output.link(f"kind:{cell}", self.index.name(f"kind:{cell}"))
+        return self.value_html(cell, column)
+
     def fields(self, entity: model.Entity) -> list[tuple[model.FieldDef, str]]:
         kind = self.game.kind_of(entity)
         return [(spec, self.value(entity.fields.get(spec.id), spec, entity.status)) for spec in kind.fields]
 
     def steps(self, procedure: model.Procedure) -> list[dict]:
         numbers = numbering(procedure)
+        following = dict(zip([n.id for n in procedure.nodes], [n.id for n in procedure.nodes[1:]] + [None], strict=True))
         return [{"node": node, "number": numbers[node.id], "next": numbers.get(node.next) if node.next else None,
+                 "follows": node.next is None or node.next == following[node.id],  # no "→ step" needed
                  "branches": [(b.when, numbers.get(b.to)) for b in node.branches]}
                 for node in procedure.nodes]
 
@@ -409,31 +514,13 @@ def gaps_of(game: Game) -> list[dict]:
         for item in items_of(game, item_type):
             if statuses.doubtful(item.status):
                 add(key_of(item_type, item), name_of(item_type, item), item.status, item.note, item.where())
-    for key, title, item in bot_marks(game):
+    for what, title, item in marks.bot_marked(game):
+        key = layout.bot_key(what)
         add(key, title, item.status, item.note, item.where())
         found[-1]["anchor"] = layout.gap_row_anchor(key)
     for gap in game.gaps:
         add(f"gap:{gap.id}", gap.title, gap.status, gap.note, gap.where())
     return found
-
-
-def bot_marks(game: Game) -> list[tuple[str, str, model.Fidelity]]:
-    """(key, title, item) of each part of the bot's declaration (`bot:`) that the data marks as not
-    (fully) from the source: the turn, its parts, its state and its decks. The key's page is the
-    Bot turn page (layout.page_of), where the item shows its mark."""
-    bot = game.bot
-    if bot is None:
-        return []
-    found: list[tuple[str, str, model.Fidelity]] = [(layout.bot_key("turn"), bot.turn.title, bot.turn)]
-    procedures = {p.id: p.title for p in game.procedures}
-    for n, part in enumerate(bot.turn.parts, start=1):
-        title = procedures.get(part.procedure, part.procedure)
-        found.append((layout.bot_key("part", str(n)), f"{bot.turn.title}, part {n}: {title}", part))
-    for var in bot.state:
-        found.append((layout.bot_key("state", var.id), f"{bot.turn.title}, kept during the game: {var.name}", var))
-    for deck in bot.decks:
-        found.append((layout.bot_key("deck", deck.id), f"{bot.turn.title}, drawn from: {deck.name}", deck))
-    return [(key, title, item) for key, title, item in found if statuses.doubtful(item.status)]
 
 
 def row_label(game: Game, table: model.Table, row: list) -> str:
@@ -460,8 +547,10 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
     g = game.id
     site = Site()
 
+    provenances = provenance.Provenances(game, index)  # worked out once for the game's pages
+
     def page(path: str, template: str | list[str | jinja2.Template], **context) -> str:
-        ctx = PageContext(game, index, path)
+        ctx = PageContext(game, index, path, provenances)
         text = env.get_or_select_template(template).render(game=game, index=index, c=ctx, **context)
         site.pages.append(Page(path, text))
         return path
@@ -568,7 +657,7 @@ def game_pages(env: jinja2.Environment, checked: Checked, downloads: list[dict],
 
 
 def render_site(checked: list[Checked], downloads: list[dict], charts: dict[str, bytes] | None = None,
-                cache: Path | None = None) -> Site:
+                cache: Path | None = None, site_name: str | None = None) -> Site:
     """All pages of the site, with the navigation MkDocs should show. `charts` holds the flowchart
     SVGs by layout.flowchart_file path; the procedure pages show them inline. With `cache`, each
     game's pages come from there when nothing they are made from changed (game_pages); the
@@ -579,7 +668,8 @@ def render_site(checked: list[Checked], downloads: list[dict], charts: dict[str,
     games = [c.game for c in checked]
     home = {c.game.id: PageContext(c.game, c.index, layout.HOME_PAGE) for c in checked}
     site.pages.append(Page(layout.HOME_PAGE, env.get_template("home.md.j2").render(
-        games=games, home=home, play={c.game.id: play(c.game, c.index) for c in checked})))
+        games=games, home=home, play={c.game.id: play(c.game, c.index) for c in checked},
+        site_name=site_name or "Rules references")))
     site.nav.append({"Home": layout.HOME_PAGE})
     for item in checked:
         game_site = game_pages(env, item, downloads, charts or {}, cache, software)

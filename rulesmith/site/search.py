@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import json
 import logging
+import posixpath
 import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from html.parser import HTMLParser
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
+from rulesmith.content import items
 from rulesmith.files import write_if_changed
 from rulesmith.project import FORMAT, NOT_FOUND, SEARCH, SITE_SEARCH
 
@@ -38,7 +41,10 @@ EXCERPT = 110  # characters shown under a result's title
 # Words too common to help find anything; search.js leaves them out of a query too (same list).
 STOP_WORDS = frozenset(
     ["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "if", "in", "is", "it", "its", "of", "on", "or", "that", "the", "their", "then", "this", "to", "was", "were", "will", "with"])
-SKIPPED_CLASSES = ("headerlink", "rs-backlinks", "rs-source", "md-source-file")
+# An item's "From the rulebook" (site/rulebook.py) counts by the rulebook's own lines only: its
+# reference, headings and the item's own text said again beside them are left out.
+SKIPPED_CLASSES = ("headerlink", "rs-backlinks", "rs-source", "md-source-file", "rs-rulebook__ref",
+                   "rs-rulebook__summary", "rs-rulebook__head", "rs-rulebook__at", "rs-rulebook__ours")
 SKIPPED_TAGS = {"script", "style", "svg", "template", "button", "nav"}
 BLOCKS = {"p", "li", "td", "th", "tr", "div", "dd", "dt", "ul", "ol", "table", "blockquote", "details", "summary",
           "h1", "h2", "h3", "h4", "h5", "h6", "figcaption", "br"}
@@ -61,6 +67,7 @@ class Entry:
     title: str = ""
     aliases: str = ""
     text: list[str] = field(default_factory=list)
+    links: list[tuple[str, str]] = field(default_factory=list)  # (href as written, its text) in the entry's text
 
 
 class _Article(HTMLParser):
@@ -79,6 +86,7 @@ class _Article(HTMLParser):
         self.in_title = False
         self.term = False
         self.box_titles: list[tuple[int, int]] = []  # each box title being read: its depth, where its text starts
+        self.link: tuple[int, str, list[str]] | None = None  # a link in an entry's text: its depth, href, text
 
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
@@ -101,6 +109,8 @@ class _Article(HTMLParser):
             return
         if tag == "summary" or any(c in BOX_TITLES for c in classes):
             self.box_titles.append((self.depth, len(self.entries[-1].text) if self.entries else 0))
+        if tag == "a" and attributes.get("href") and self.entries and self.link is None:
+            self.link = (self.depth, attributes["href"] or "", [])
         if attributes.get("id") and (re.fullmatch(r"h[1-6]", tag) or tag == "dt"):
             self.entries.append(Entry(attributes["id"]))
             self.heading, self.title_parts, self.rest_parts = self.depth, [], []
@@ -115,6 +125,9 @@ class _Article(HTMLParser):
             self._end_sentence(self.box_titles.pop()[1])
         if tag in BLOCKS:
             self._gap()
+        if self.link and self.link[0] == self.depth:
+            self.entries[-1].links.append((self.link[1], _clean("".join(self.link[2]))))
+            self.link = None
         if self.skip == self.depth:
             self.skip = 0
         elif self.heading == self.depth:
@@ -155,6 +168,8 @@ class _Article(HTMLParser):
             (self.title_parts if (self.strong or not self.term) else self.rest_parts).append(data)
         elif self.entries:
             self.entries[-1].text.append(data)
+            if self.link:
+                self.link[2].append(data)
         elif data.strip():  # text before the first heading: an entry for the page itself
             self.entries.append(Entry("", text=[data]))
 
@@ -191,23 +206,58 @@ def _excerpt(text: str) -> str:
 
 def game_index(site: Path, folder: str, game_id: str, name: str) -> dict:
     """The index of the pages under `folder` of the site (a game's folder, or "" for the site's own
-    pages), as compact rows: [page number, anchor, title, aliases, words, excerpt]."""
+    pages), as compact rows: [page number, anchor, title, aliases, words, excerpt]; a page is [path,
+    title], and its weight in the ranking where it is not 1 (PAGE_WEIGHTS). A row of a text that
+    condenses numbers printed in a table elsewhere (it links to the game's reference tables) ends
+    with those tables, [[location, title], …]: the result offers them, one tap to the numbers."""
     root = site / folder if folder else site
-    pages: list[list[str]] = []
+    pages: list[list[str | float]] = []
     rows: list[list] = []
     # The content-format page is for contributors, not readers: not in the readers' search.
     paths = sorted(root.rglob("*.html")) if folder else sorted(p for p in site.glob("*.html") if p.stem not in (NOT_FOUND, FORMAT))
+    weights = _page_weights(game_id) if folder else {}
+    tables = PurePosixPath(items.TABLE.shared_page(game_id)).relative_to(game_id).with_suffix(".html").as_posix() if folder else None
     for path in paths:
         page_title, page_rows = _page_rows(path.read_text(encoding="utf-8"))
         number = len(pages)
-        pages.append([path.relative_to(root).as_posix(), page_title])
-        rows += [[number, *row] for row in page_rows]
+        relative = path.relative_to(root).as_posix()
+        pages.append([relative, page_title] + ([weights[relative]] if relative in weights else []))
+        for *row, links in page_rows:
+            numbers = _numbers(relative, links, tables) if tables and relative != tables else []
+            rows.append([number, *row] + ([numbers] if numbers else []))
     return {"game": game_id, "name": name, "pages": pages, "docs": rows}
 
 
+NUMBERS = 2  # tables offered with one result, at most
+
+
+def _numbers(page: str, links: tuple[tuple[str, str], ...], tables: str) -> list[list[str]]:
+    """The reference tables an entry of `page` links to: [[location in the game's folder, title], …]."""
+    found: dict[str, str] = {}
+    for href, text in links:
+        target, _, anchor = href.partition("#")
+        if not anchor or "://" in target or not target:
+            continue
+        location = PurePosixPath(posixpath.normpath(posixpath.join(posixpath.dirname(page), target))).as_posix()
+        if location == tables and text:
+            found.setdefault(f"{location}#{anchor}", text)
+    return [[location, title] for location, title in found.items()][:NUMBERS]
+
+
+# How much a result counts by the page it is on: a complete table above a worked example that
+# shows one case of it (issue 36: the complete High Society tie table came 7th, under examples).
+PAGE_WEIGHTS = {items.TABLE: 1.6, items.EXAMPLE: 0.6}
+
+
+def _page_weights(game_id: str) -> dict[str, float]:
+    """A game's pages that weigh more or less in its search, by path inside the game's folder."""
+    return {PurePosixPath(item_type.shared_page(game_id)).relative_to(game_id).with_suffix(".html").as_posix(): weight
+            for item_type, weight in PAGE_WEIGHTS.items()}
+
+
 @lru_cache(maxsize=4096)
-def _page_rows(html: str) -> tuple[str, tuple[tuple[str, ...], ...]]:
-    """A page's title and its rows but the page number. Kept by the page's HTML: `rulesmith
+def _page_rows(html: str) -> tuple[str, tuple[tuple, ...]]:
+    """A page's title and its rows but the page number, each ending with its entry's links. Kept by the page's HTML: `rulesmith
     serve` writes the index after every edit, and only the pages the edit changed are read again."""
     page_title, entries = page_entries(html)
     rows = []
@@ -217,7 +267,7 @@ def _page_rows(html: str) -> tuple[str, tuple[tuple[str, ...], ...]]:
         seen = dict.fromkeys(w for w in words(text) if w not in STOP_WORDS)
         for w in words(title + " " + entry.aliases):
             seen.pop(w, None)  # already found through the title or an alias
-        rows.append((entry.anchor, title, entry.aliases, " ".join(seen), _excerpt(text)))
+        rows.append((entry.anchor, title, entry.aliases, " ".join(seen), _excerpt(text), tuple(entry.links)))
     return page_title, tuple(rows)
 
 
@@ -241,8 +291,9 @@ def entries(data: dict) -> list[dict]:
     """An index's rows as named fields, with each entry's location relative to the site."""
     folder = "" if data["game"] == SITE else data["game"] + "/"
     return [{"location": folder + data["pages"][page][0] + (f"#{anchor}" if anchor else ""), "title": title,
-             "aliases": aliases, "words": found, "text": excerpt}
-            for page, anchor, title, aliases, found, excerpt in data["docs"]]
+             "aliases": aliases, "words": found, "text": excerpt,
+             "numbers": [[folder + location, name] for location, name in (numbers[0] if numbers else [])]}
+            for page, anchor, title, aliases, found, excerpt, *numbers in data["docs"]]
 
 
 def write_search(site: Path, games: list[tuple[str, str]]) -> None:

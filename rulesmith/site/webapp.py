@@ -22,7 +22,7 @@ import re
 from typing import TYPE_CHECKING
 
 from rulesmith.files import write_if_changed
-from rulesmith.project import ASSETS, DOWNLOADS, NOT_FOUND, templates
+from rulesmith.project import ASSETS, DOWNLOADS, NOT_FOUND, ROOT_WORKER, templates
 from rulesmith.site.search import FOLDER as SEARCH
 from rulesmith.site.search import SITE as SITE_INDEX
 
@@ -103,9 +103,18 @@ def fill_script(template: str, **values) -> str:
     return PLACEHOLDER.sub(lambda m: json.dumps(values[m.group(1)], ensure_ascii=False, indent=None), template)
 
 
+def worker_template(root: bool = False) -> str:
+    """The offline worker's script, its values __NAME__: a game's (templates/site/webapp/sw.js)
+    or, with `root`, the site's own at its root (root-sw.js: a page of ours for a game not saved)."""
+    return (TEMPLATES / "site" / "webapp" / ("root-sw.js" if root else "sw.js")).read_text(encoding="utf-8")
+
+
 def write_webapp(site: Path, games: list) -> None:
     """The manifest, icons, worker and version of every game (Game objects) into the built site."""
-    worker = (TEMPLATES / "site" / "webapp" / "sw.js").read_text(encoding="utf-8")
+    worker = worker_template()
+    # the site's root worker: offline, a page of a game not saved says so and how to save it
+    write_if_changed(site / f"{ROOT_WORKER}.js", fill_script(worker_template(root=True),
+                                                 GAMES={game.id: game.info.name for game in games}).encode("utf-8"))
     for game in games:
         folder = site / game.id
         for path in folder.rglob("*.html"):

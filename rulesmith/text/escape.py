@@ -46,10 +46,27 @@ def html_text(text) -> str:
     return html.escape(_CONTROL.sub("", str(text)), quote=True)
 
 
+# `&`, `<` and `{` of content stand, while Markdown reads it, for private-use characters that
+# neither Markdown nor HTML reads as anything (content never has them: text/html.py turns any it
+# holds into U+FFFD first); the converted HTML then gets them back as character references. Read
+# this way, they are text wherever they stand: in prose (no raw HTML, no attribute list, no
+# entity) and in code (`a & b` is `a & b`, not `a &amp; b`: a reference written into the source
+# would have been escaped again inside code).
+_AS_TEXT = {"&": "\ue002", "<": "\ue003", "{": "\ue004"}
+_BACK = {"\ue002": "&amp;", "\ue003": "&lt;", "\ue004": "&#123;"}
+_STANDS_IN = re.compile("[\ue002-\ue004]")
+
+
 def content_source(text: str) -> str:
-    """Content Markdown before conversion: raw HTML and attribute lists become text (`<`, `&` and
-    `{` as character references); Markdown stays Markdown."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace("{", "&#123;")
+    """Content Markdown before conversion: raw HTML, entities and attribute lists become text
+    (`&`, `<` and `{` stand-ins, given back by `converted_text`); Markdown stays Markdown."""
+    return text.replace("&", _AS_TEXT["&"]).replace("<", _AS_TEXT["<"]).replace("{", _AS_TEXT["{"])
+
+
+def converted_text(html_of_source: str) -> str:
+    """The HTML Markdown made of a `content_source`: each stand-in as the character reference of
+    the character it stands for (text, in prose and in code alike)."""
+    return _STANDS_IN.sub(lambda m: _BACK[m.group(0)], html_of_source)
 
 
 _URL_SAFE = re.compile(r"[^A-Za-z0-9\-._~:/?#@!$&*+,;=%]")

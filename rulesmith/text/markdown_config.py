@@ -8,6 +8,8 @@ post-processing of the converted HTML.
 
 from __future__ import annotations
 
+import bisect
+import re
 from functools import lru_cache
 
 import markdown
@@ -90,3 +92,61 @@ def literal_brackets(text: str) -> str:
         parts += [text[last:at], "\\"]
         last = at
     return "".join(parts) + text[last:]
+
+
+_BACKTICKS = re.compile(r"(?<!\\)`+")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+\.)\s")
+
+
+def code_ranges(text: str) -> list[tuple[int, int]]:
+    """Where the text is code, as (start, end) offsets: each inline code span (a run of backticks
+    closed by the next run of the same length in its paragraph) and each indented code block (lines
+    indented by four spaces or a tab after a blank line, not under a list item). What stands there is
+    text, `<b>` included, and is shown as written. One pass: each run of backticks is looked at once."""
+    found: list[tuple[int, int]] = []
+    start = 0
+    for paragraph_end in [m.start() for m in _BLANK_LINE.finditer(text)] + [len(text)]:
+        paragraph = text[start:paragraph_end]
+        runs = [(m.start(), m.end() - m.start()) for m in _BACKTICKS.finditer(paragraph)]
+        later: dict[int, list[int]] = {}
+        for index in range(len(runs) - 1, -1, -1):
+            later.setdefault(runs[index][1], []).append(index)  # per length, the runs' indexes, last first
+        index = 0
+        while index < len(runs):
+            at, length = runs[index]
+            same = later[length]
+            while same and same[-1] <= index:
+                same.pop()
+            if same:
+                close = same.pop()
+                found.append((start + at, start + runs[close][0] + length))
+                index = close + 1
+            else:
+                index += 1
+        start = paragraph_end
+    offset, previous, in_block, after_blank = 0, "", False, True
+    for line in text.splitlines(keepends=True):
+        indented = line.startswith(("    ", "\t"))
+        if not line.strip():
+            after_blank = True
+        elif indented and (in_block or (after_blank and not _LIST_ITEM.match(previous)
+                                        and not previous.startswith((" ", "\t")))):
+            found.append((offset, offset + len(line)))
+            in_block, after_blank = True, False
+        else:
+            in_block, after_blank, previous = False, False, line
+        offset += len(line)
+    merged: list[tuple[int, int]] = []
+    for begin, end in sorted(found):
+        if merged and begin <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((begin, end))
+    return merged
+
+
+def in_code(ranges: list[tuple[int, int]], at: int) -> bool:
+    """Whether offset `at` is in one of `code_ranges` (sorted, apart)."""
+    index = bisect.bisect_right(ranges, (at, float("inf"))) - 1
+    return index >= 0 and ranges[index][0] <= at < ranges[index][1]

@@ -31,7 +31,19 @@ def icon_html(index: Index, name: str) -> str:
     return f'<span class="rs-icon" role="img" aria-label="{label}" title="{label}">{glyphs}</span>'
 
 
-GAP_MARK = f'<span class="rs-gap-ref" role="img" aria-label="Gap in the source">{glyph_svg("material/alert")}</span>'
+def gap_mark(status: str = "missing") -> str:
+    """The mark before a gap's name: an icon a screen reader reads as what the gap is."""
+    word = html_text(statuses.gap_word(status))
+    return f'<span class="rs-gap-ref" role="img" aria-label="{word}">{glyph_svg("material/alert")}</span>'
+
+
+GAP_MARK = gap_mark()
+
+
+def gap_status(index: Index, target: str) -> str:
+    """The status of the gap a [[gap:…]] reference names (missing where it names none)."""
+    found = index.targets.get(target)
+    return getattr(getattr(found, "item", None), "status", "missing")
 
 
 @dataclass(frozen=True)
@@ -64,8 +76,10 @@ class Output:
             shown = html_text(values.shown(self.index, ident)) + self.printed(ident)
             status, note = values.status(self.index, ident)
             return shown + (" " + self.marker(status, note) if self.marker and statuses.doubtful(status) else "")
-        link = self.link(target, label if label else self.index.name(target))
-        return GAP_MARK + link if kind == "gap" else link  # the reader meets a gap here
+        if kind == "gap":  # the reader meets a gap here: its mark, and its name as its status says it
+            status = gap_status(self.index, target)
+            return gap_mark(status) + self.link(target, label or statuses.gap_label(status, self.index.name(target)))
+        return self.link(target, label if label else self.index.name(target))
 
     def printed(self, ref: str) -> str:
         """After a value errata changed: what the rulebook prints and which erratum changed it, so
@@ -148,7 +162,7 @@ def plain_text(text: str, index: Index) -> str:
         if kind == "value":
             return values.shown(index, ident) + _printed_plain(index, ident)
         if kind == "gap":  # the same mark as the site's gap marker: the reader meets a gap here
-            return "▲\u00a0" + (label or index.name(target))
+            return "▲\u00a0" + (label or statuses.gap_label(gap_status(index, target), index.name(target)))
         return label or index.name(target)
 
     text = REFERENCE.sub(replace, fold_echoes(text, index))

@@ -26,6 +26,7 @@ translated, nor is a text without a letter (a cell "2", "3-5").
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,9 +42,10 @@ if TYPE_CHECKING:
 
 # A placeholder the outputs fill in (a step's answer: "The bot takes {value}."): kept by a translation.
 PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
+BLOCK_INDICATOR = re.compile(r"(?:^|[\s:-])[|>][-+0-9]*\s*(?:#.*)?$")  # a YAML block scalar's first line
 # Fields of the text walk that are not translated: citations of the English rulebook, and data.
 NOT_TRANSLATED = frozenset({
-    (model.Source, "section"), (model.SourceText, "title"), (model.SourceText, "file"),
+    (model.Source, "section"), (model.SourceText, "title"), (model.SourceText, "short"), (model.SourceText, "file"),
     (model.ErratumSource, "description"), (model.RulingSource, "description"),
     (model.GameInfo, "data_version"), (model.GameInfo, "language"), (model.GameInfo, "sources_folder"),
     (model.FieldDef, "values"), (model.Column, "values"),
@@ -60,20 +62,22 @@ class English:
     markdown: bool  # Markdown (judged as content Markdown), else plain text
     file: str  # the content file it is written in, relative to the game's folder
     label: str  # what a translator knows its item by: "Country card Nigeria"
+    line: int = 0  # the line of the file the text starts on (0: not known)
 
 
 def english(game: Game) -> dict[str, English]:
     """Every translatable text of a game by address, in reading order (the item registry's)."""
     found: dict[str, English] = {}
 
-    def add(key: str, steps: list[str], value: str, markdown: bool, item: model.Located, label: str) -> None:
+    def add(key: str, steps: list[str], value: str, markdown: bool, item: model.Located, label: str,
+            path: tuple = ()) -> None:
         text = value.strip("\n")
         if not any(char.isalpha() for char in text):
             return  # a number, a range, a sign: nothing to translate (shown as written in every language)
         address = f"{key}.{'.'.join(steps)}"
         if address in found:  # two list elements that share an id (the check reports them): by position
             address += f"#{sum(a.startswith(address) for a in found) + 1}"
-        found[address] = English(address, key, text, markdown, _file_of(game, item), label)
+        found[address] = English(address, key, text, markdown, _file_of(game, item), label, _line_of(item, path))
 
     walked = [(text, fmt) for fmt in (model.PLAIN, model.MARKDOWN) for text in texts(game, fmt)]
     order = {id(item): n for n, (_owner, item) in enumerate(owned_items(game))}
@@ -83,7 +87,7 @@ def english(game: Game) -> dict[str, English]:
         if placed is None:
             continue
         key, steps, label = placed
-        add(key, steps, text.value, fmt is model.MARKDOWN, text.item, label)
+        add(key, steps, text.value, fmt is model.MARKDOWN, text.item, label, text.path)
     for procedure in game.procedures:  # a step's answer names: a mapping the text walk does not enter
         for node in procedure.nodes:
             for name, value in (node.reads.names if node.reads else {}).items():
@@ -105,14 +109,29 @@ def item_of(address: str) -> str:
 
 
 def _file_of(game: Game, item: model.Located) -> str:
+    """The item's file relative to the game's folder (`rules/05-solo.yaml`), as a translator's tool
+    opens it from a catalog's `#:` reference (both made absolute: a file is shown relative to the
+    working folder, the game's folder may be given either way)."""
     source = getattr(item, "_file", None)
     if source is None:
         return ""
-    path = Path(source.path)
+    path = Path(os.path.abspath(source.path))
     try:
-        return path.relative_to(game.folder).as_posix()
+        return path.relative_to(os.path.abspath(game.folder)).as_posix()
     except ValueError:
         return path.name
+
+
+def _line_of(item: model.Located, path: tuple) -> int:
+    """The line a text starts on in its file: a block scalar's (`body: |`) first line of text."""
+    source = getattr(item, "_file", None)
+    if source is None:
+        return 0
+    _file, line, _column = source.where(item._path + tuple(path))
+    written = source.lines[line - 1] if 0 < line <= len(source.lines) else ""
+    if BLOCK_INDICATOR.search(written) and line < len(source.lines):
+        return line + 1  # the indicator's line (`body: |`, `- value: >-`) holds no text
+    return line
 
 
 def _label(game: Game, key: str, item: Any) -> str:

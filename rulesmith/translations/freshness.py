@@ -8,18 +8,23 @@ For a game and a language (`Translation`), each text's address gives a `Text`:
 - outdated: the entry is fuzzy, or its English is no longer the current English; the translation is
   still shown, with the English it was made from (`previous_english`, when the catalog keeps it)
   and the day the English changed (`english_changed`, when an erratum records it);
-- missing: no translation; the text is the English, never passed off as translated.
+- missing: no translation (or only a translation `translate update` proposed from the same English
+  elsewhere, not yet accepted); the text is the English, never passed off as translated.
 
-A catalog's recorded review (`review`, None when there is none) says whether a reviewer has
-checked it. `made_outdated` says what recording a change made outdated (errata, rulings), and
+Each translated text says whether a reviewer checked it as it is now (`reviewed`, from the entry's
+recorded review); a catalog is `reviewed` only when every text of the game is translated from the
+current English and reviewed. `review` is the last review recorded in its header (None when none).
+`counts` and `words` say how far it has come, by entries and by the English's words. `made_outdated` says what recording a change made outdated (errata, rulings), and
 `compare` what changed in the catalogs between two versions of the content (the diff).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from rulesmith.content.link import REFERENCE
 from rulesmith.translations import catalog as catalogs
 from rulesmith.translations.english import English, address_of_erratum, english
 
@@ -32,6 +37,7 @@ if TYPE_CHECKING:
     from rulesmith.content.game import Game
 
 TRANSLATED, OUTDATED, MISSING = "translated", "outdated", "missing"
+WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")  # a word of a text (Markdown marks and references' brackets are not)
 STATES = (TRANSLATED, OUTDATED, MISSING)
 
 
@@ -47,6 +53,16 @@ class Text:
     previous_english: str | None = None  # outdated: the English the translation was made from, when known
     english_changed: datetime.date | None = None  # outdated: the day the English changed, when an erratum says
     current_since: datetime.date | None = None  # translated: when it was last brought up to date, when known
+    reviewed: bool = False  # translated, and a reviewer checked this translation of this English
+    forms: tuple[str, ...] = ()  # a text that says a count, translated in plural forms: each form
+    plural: str | None = None  # with forms: the catalog's rule choosing a form for a count (Plural-Forms)
+
+    def for_count(self, count: int) -> str:
+        """The text for a count it says ({value}): the plural form the language's rule chooses, else `text`."""
+        if not self.forms or self.plural is None:
+            return self.text
+        form = catalogs.form_for(self.plural, count)
+        return self.forms[form] if 0 <= form < len(self.forms) else self.text
 
 
 @dataclass(frozen=True)
@@ -74,12 +90,19 @@ class Translation:
                 self.entries.setdefault(entry.msgctxt, entry)
         self.review = catalogs.review_of(catalog) if catalog is not None else None
         self.saved = catalogs.revision_date(catalog) if catalog is not None else None
+        try:
+            rule = catalogs.plural_rule(catalog) if catalog is not None else None
+        except ValueError:
+            rule = None  # the check reports it; plural entries are then shown by their last form
+        self.plural = rule[1] if rule else None
         self._texts: dict[str, Text] = {}
 
     @property
     def reviewed(self) -> bool:
-        """Whether a reviewer recorded a review in the catalog's header."""
-        return self.review is not None
+        """Whether the whole translation is reviewed: every text translated from the current English,
+        and each translation reviewed as it is (a review of part of it is not a review of it)."""
+        shown = self.texts()
+        return bool(shown) and all(t.state == TRANSLATED and t.reviewed for t in shown)
 
     def text(self, address: str) -> Text:
         """One text in this language; KeyError for an address that names no text of the game."""
@@ -104,6 +127,17 @@ class Translation:
         states = [t.state for t in self.texts()]
         return Counts(states.count(TRANSLATED), states.count(OUTDATED), states.count(MISSING))
 
+    def words(self) -> Counts:
+        """The English's words in texts translated, outdated and missing (as translators' tools count)."""
+        found = dict.fromkeys(STATES, 0)
+        for shown in self.texts():
+            found[shown.state] += len(WORD.findall(REFERENCE.sub(lambda m: m.group(2) or " ", shown.english)))
+        return Counts(found[TRANSLATED], found[OUTDATED], found[MISSING])
+
+    def reviewed_count(self) -> int:
+        """How many texts are translated and reviewed as they are."""
+        return sum(t.state == TRANSLATED and t.reviewed for t in self.texts())
+
     def brought_up_to_date(self, key: str) -> datetime.date | None:
         """When the item's translation was last brought up to date: the latest day one of its texts
         became current (None when none is translated, or no day is known)."""
@@ -112,14 +146,20 @@ class Translation:
 
     def _text(self, source: English) -> Text:
         entry = self.entries.get(source.address)
-        if entry is None or not entry.msgstr:
-            return Text(source.address, MISSING, source.text, source.text, source.markdown)
+        if entry is None or not catalogs.is_translated(entry) or catalogs.is_suggestion(entry):
+            return Text(source.address, MISSING, source.text, source.text, source.markdown)  # a proposal is not one
+        every = tuple(catalogs.forms_of(entry))
+        said = every[-1] if every else entry.msgstr  # a plural entry without a count: its most general form
+        forms = every if self.plural else ()
         if entry.fuzzy or entry.msgid != source.text:
             previous = (entry.previous_msgid if entry.fuzzy else entry.msgid) or None
-            return Text(source.address, OUTDATED, entry.msgstr, source.text, source.markdown, previous,
-                        self._english_changed(source.address, previous))
-        return Text(source.address, TRANSLATED, entry.msgstr, source.text, source.markdown,
-                    current_since=catalogs.stamp_of(entry) or self.saved)
+            return Text(source.address, OUTDATED, said, source.text, source.markdown, previous,
+                        self._english_changed(source.address, previous), forms=forms,
+                        plural=self.plural if forms else None)
+        return Text(source.address, TRANSLATED, said, source.text, source.markdown,
+                    current_since=catalogs.stamp_of(entry) or self.saved,
+                    reviewed=catalogs.entry_review(entry) is not None, forms=forms,
+                    plural=self.plural if forms else None)
 
     def _english_changed(self, address: str, previous: str | None) -> datetime.date | None:
         """The day of the erratum that changed the English away from what was translated: the
@@ -132,8 +172,8 @@ class Translation:
 
 def languages(game: Game) -> list[str]:
     """The languages a game has catalogs for (by file name; the check refuses a name of no language)."""
-    return [catalogs.language_of(path) for path in catalogs.catalog_files(game.folder)
-            if catalogs.language_problem(catalogs.language_of(path)) is None]
+    found = [catalogs.language_of(path) for path in catalogs.catalog_files(game.folder)]
+    return list(dict.fromkeys(language for language in found if catalogs.language_problem(language) is None))
 
 
 def translation(game: Game, language: str, texts: dict[str, English] | None = None) -> Translation:

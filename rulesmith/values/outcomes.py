@@ -115,7 +115,7 @@ def outcome(game, index, example: model.Example) -> Outcome | None:
         found.current = evaluate(example.expression, inputs, tables)
     except ExpressionError as error:
         found.problem = (f"example '{example.id}' cannot be computed: {error}",
-                         "use the inputs, numbers and the functions listed in content/README.md")
+                         "use the inputs, numbers and the functions `rulesmith format examples` lists")
         return found
     printed = first_values(game)
     reads = set(TABLE_READ.findall(example.expression))

@@ -24,6 +24,7 @@ class Status:
     mark: str = ""  # the one character the printed aids show (their legend explains it)
     needs_note: bool = True  # content says why, in a note
     check_source: bool = True  # readers are told to check the printed card or rulebook (not where it says two things)
+    says_itself: bool = False  # a gap of this status is named by its label before its title ("Our reading: …")
 
     @property
     def doubtful(self) -> bool:
@@ -41,10 +42,13 @@ TABLE: dict[str, Status] = {s.id: s for s in (
            "Reconstructed", "reconstructed", "r"),
     Status("contradictory", "the source says two different things; give both in the text.",
            "Contradictory in the source", "contradictory", "≠", check_source=False),
+    Status("reading", "the source is silent and this is our reading of it (an order, a single pass, a game length, "
+           "what a term covers); the note gives the reason, and readers see *{label}*.",
+           "Our reading", "our reading", "~", check_source=False, says_itself=True),
 )}
 IDS = tuple(TABLE)
 # The statuses readers see a marker for, in the order legends and the format reference list them.
-MARKED = ("missing", "unverified", "reconstructed", "contradictory")
+MARKED = ("missing", "unverified", "reconstructed", "contradictory", "reading")
 
 
 def of(status_id: str) -> Status:
@@ -61,6 +65,20 @@ def note_problem(status_id: str, note: str | None) -> str | None:
     if of(status_id).needs_note and not note:
         return f"status '{status_id}' needs a note saying what is missing or doubtful and why"
     return None
+
+
+def gap_label(status_id: str, title: str) -> str:
+    """How a gap of this status is named where a reader meets it: its title, after the status's
+    label where the status says itself ("Our reading: one pass over the grid")."""
+    found = of(status_id)
+    if not found.says_itself or title.lower().startswith(found.label.lower()):
+        return title
+    return f"{found.label}: {title}"
+
+
+def gap_word(status_id: str) -> str:
+    """What a gap's mark says to a screen reader: what kind of place it is."""
+    return of(status_id).label if of(status_id).says_itself else "Gap in the source"
 
 
 def marked() -> list[Status]:

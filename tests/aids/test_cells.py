@@ -75,8 +75,7 @@ def test_every_string_cell_prints_as_the_site_shows_it(real, real_site):
     reference (A4) and on the game's tables page."""
     missing = []
     for game_id, checked in real.games.items():
-        printed = " ".join(real.reader(f"downloads/{game_id}/card-reference-a4.pdf").pages[n].extract_text() or ""
-                           for n in range(len(real.reader(f"downloads/{game_id}/card-reference-a4.pdf").pages)))
+        printed = " ".join(real.texts(f"downloads/{game_id}/card-reference-a4.pdf"))
         printed = " ".join(printed.replace("-\n", "").split())
         site = text_of((real_site / game_id / "tables.html").read_text(encoding="utf-8"))
         for table in checked.game.tables:

@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pdf_text
 import pypdf
 import pytest
 import weasyprint
@@ -36,8 +37,8 @@ def each(request) -> Built:
     return request.getfixturevalue("built" if request.param == "fixture" else "real")
 
 
-def _text(reader: pypdf.PdfReader) -> str:
-    return "\n".join(page.extract_text() or "" for page in reader.pages)
+def _text(pdf_bytes: bytes) -> str:
+    return pdf_text.text(pdf_bytes)
 
 
 def _squash(text: str) -> str:
@@ -120,7 +121,7 @@ def test_text_is_extractable_and_names_everything_the_aid_lists(each):
     missing = []
     for job in each.jobs:
         item = each.game(job)
-        text = _squash(_text(each.reader(job.path)))
+        text = _squash(_text(each.results[job.path].pdf))
         for name in contents.listed_names(item.game, item.index, each.kind(job)):
             if _squash(name) not in text:
                 missing.append(f"{job.path}: {name}")
@@ -141,10 +142,10 @@ def test_every_page_has_the_footer(each):
     for job in each.jobs:
         info = each.game(job).game
         latest = stamp.latest_erratum_text(stamp.latest_erratum_in(each.game(job), each.kind(job)))
-        reader = each.reader(job.path)
-        total = len(reader.pages)
-        for number, page in enumerate(reader.pages, start=1):
-            text = _squash(page.extract_text() or "")  # a long game name wraps in the footer
+        pages = each.texts(job.path)
+        total = len(pages)
+        for number, page in enumerate(pages, start=1):
+            text = _squash(page)  # a long game name wraps in the footer
             for part in (f"{info.info.name} · {job.title}", f"Page {number}/{total}",
                          f"Data {info.info.data_version}", f"Errata: {latest}"):
                 if _squash(part) not in text:
@@ -153,15 +154,23 @@ def test_every_page_has_the_footer(each):
 
 
 def test_front_page_says_what_it_covers_and_how_to_print(built):
-    front = built.reader("downloads/harbour/rules-summary-a4.pdf").pages[0].extract_text()
+    front = built.texts("downloads/harbour/rules-summary-a4.pdf")[0]
     front = " ".join(front.split())
     for part in ("Harbour Masters", "Rules summary", "0.3.1", "errata and rulings up to 2025-11-02 (latest erratum e1)",
                  "Print at 100 %, duplex, flip on long edge.", "In this summary", "A round at a glance"):
         assert part in front, part
-    card = " ".join(built.reader("downloads/harbour/card-reference-a4.pdf").pages[0].extract_text().split())
+    card = " ".join(built.texts("downloads/harbour/card-reference-a4.pdf")[0].split())
     assert "errata and rulings up to 2025-11-02 (latest erratum e1)" in card
-    tiny = " ".join(built.reader("downloads/tiny/rules-summary-letter.pdf").pages[0].extract_text().split())
+    tiny = " ".join(built.texts("downloads/tiny/rules-summary-letter.pdf")[0].split())
     assert "no errata or rulings" in tiny and "US Letter" in tiny
+
+
+def test_code_reads_as_written_on_paper(built):
+    """`a & b {c} <d>` in backticks is that text on the rules summary: not `a &amp; b &#123;c}`
+    (escaped twice), and not refused as raw HTML (issue 46)."""
+    text = " ".join(_text(built.results["downloads/harbour/rules-summary-a4.pdf"].pdf).split())
+    assert "Its log reads a & b {c} <d>." in text
+    assert "&amp;" not in text and "&#123;" not in text
 
 
 def test_the_front_page_holds_the_whole_table_of_contents(each):
@@ -174,20 +183,20 @@ def test_the_front_page_holds_the_whole_table_of_contents(each):
             titles = [t.title for t in item.game.tables] + [k.plural for k in item.game.kinds]
         else:
             titles = [e.title for e in contents.planned(item.game, item.index, kind.key)["body"]]
-        front = _squash(each.reader(job.path).pages[0].extract_text())
+        front = _squash(each.texts(job.path)[0])
         spilled += [f"{job.path}: {title}" for title in titles if _squash(title) not in front]
     assert not spilled, spilled
 
 
 def test_references_inside_the_aid_show_their_page(built):
-    text = " ".join(_text(built.reader("downloads/harbour/rules-summary-a4.pdf")).split())
-    reader = built.reader("downloads/harbour/rules-summary-a4.pdf")
-    storms_page = next(n for n, p in enumerate(reader.pages, 1) if "Move each ship up to its speed" in (p.extract_text() or ""))
+    pages = built.texts("downloads/harbour/rules-summary-a4.pdf")
+    text = " ".join("\n".join(pages).split())
+    storms_page = next(n for n, p in enumerate(pages, 1) if "Move each ship up to its speed" in p)
     assert f"Sailing p.{storms_page}" in text
 
 
 def test_condensed_wording_says_where_the_site_prints_it_in_full(built, tmp_path):
-    text = " ".join(_text(built.reader("downloads/harbour/rules-summary-a4.pdf")).split())
+    text = " ".join(_text(built.results["downloads/harbour/rules-summary-a4.pdf"].pdf).split())
     # under it, the gap that affects the section it condenses (tests/content/test_gap_markers.py), then the wording
     assert "Storms, in short In short; in full on the site: The round › Storms Gap in the source here: " \
            "Board illustration On a 6" in text
@@ -221,9 +230,9 @@ def test_page_numbers_are_written_into_a_single_layout(built, monkeypatch):
     calls = _count_layouts(monkeypatch)
     document = pdf.render_document(job)
     assert len(calls) == 1
-    reader = pypdf.PdfReader(io.BytesIO(document.write_pdf()))
-    storms_page = next(n for n, p in enumerate(reader.pages, 1) if "Move each ship up to its speed" in (p.extract_text() or ""))
-    assert f"Sailing p.{storms_page}" in " ".join(_text(reader).split())
+    pages = pdf_text.page_texts(document.write_pdf())
+    storms_page = next(n for n, p in enumerate(pages, 1) if "Move each ship up to its speed" in p)
+    assert f"Sailing p.{storms_page}" in " ".join("\n".join(pages).split())
     assert pdf.render(job).pdf == built.results[job.path].pdf  # the same bytes as the build's
 
 
@@ -235,9 +244,9 @@ def test_a_page_number_wider_than_its_placeholder_is_laid_out_again(built, monke
     calls = _count_layouts(monkeypatch)
     document = pdf.render_document(job)
     assert len(calls) >= 2
-    reader = pypdf.PdfReader(io.BytesIO(document.write_pdf()))
-    storms_page = next(n for n, p in enumerate(reader.pages, 1) if "Move each ship up to its speed" in (p.extract_text() or ""))
-    assert f"Sailing p.{storms_page}00" in " ".join(_text(reader).split())
+    pages = pdf_text.page_texts(document.write_pdf())
+    storms_page = next(n for n, p in enumerate(pages, 1) if "Move each ship up to its speed" in p)
+    assert f"Sailing p.{storms_page}00" in " ".join("\n".join(pages).split())
 
 
 # --- fonts, metadata, determinism ----------------------------------------------------------------
@@ -348,8 +357,13 @@ def test_an_edit_makes_the_html_of_its_games_aids_and_renders_only_those_it_chan
     assert {game for game, _, _ in made} == {"tiny"}
     assert len(made) == len([j for j in built.jobs if j.game == "tiny"])
     assert sorted(rendered) == ["downloads/tiny/card-reference-a4.pdf", "downloads/tiny/card-reference-letter.pdf"]
-    assert aids == {p: r.pdf for p, r in pdf.render_all(pdf.jobs_for(changed, cache.parent / "flowcharts"),
-                                                        tmp_path / "fresh", workers=1).items()}
+    # the same bytes as a clean render: the edited game's aids rendered afresh, the others' as the
+    # session rendered them (their jobs, and so their inputs, are as before)
+    jobs = pdf.jobs_for(changed, cache.parent / "flowcharts")
+    before = {job.path: job.key() for job in built.jobs}
+    assert all(job.key() == before[job.path] for job in jobs if job.game != "tiny")
+    fresh = pdf.render_all([job for job in jobs if job.game == "tiny"], tmp_path / "fresh", workers=1)
+    assert aids == {job.path: (fresh[job.path] if job.game == "tiny" else built.results[job.path]).pdf for job in jobs}
 
 
 def test_the_inputs_key_changes_with_each_of_its_parts():
@@ -403,8 +417,7 @@ def test_layout_check_catches_overflow_small_text_and_a_lost_table_header():
 
 
 def test_a_long_table_repeats_its_header_on_every_page(built):
-    reader = built.reader("downloads/harbour/rules-summary-a4.pdf")
-    pages = [page.extract_text() or "" for page in reader.pages]
+    pages = built.texts("downloads/harbour/rules-summary-a4.pdf")
     with_rows = [n for n, text in enumerate(pages, 1) if re.search(r"R\d-D\d+", text)]
     assert len(with_rows) >= 2, "the fixture's long table should run over several pages"
     assert all("Round and distance" in pages[n - 1] for n in with_rows)
@@ -496,33 +509,9 @@ def test_build_error_survives_the_process_boundary():
 
 # --- issue 13: what a player would print (measured on the PDF's text layer with pdfplumber) -----
 
-import functools  # noqa: E402
-
-import pdfplumber  # noqa: E402
+from pdf_text import page_layouts as _pages  # noqa: E402
 
 from rulesmith.aids.kinds import PT_PER_MM  # noqa: E402
-
-
-@functools.lru_cache(maxsize=64)
-def _pages(pdf_bytes: bytes) -> list[dict]:
-    """Per page: its size, the sizes of its characters, the lowest thing printed above the footer
-    (pt from the top), its text. Each PDF is read once for all the tests below."""
-    geometry = aidkinds.geometry()
-    found = []
-    with pdfplumber.open(io.BytesIO(pdf_bytes)) as document:
-        for page in document.pages:
-            footer_top = page.height - geometry.papers[0].margin[2] * PT_PER_MM
-            body = [c for c in page.chars if c["top"] < footer_top and c["text"].strip()]
-            bottoms = [c["bottom"] for c in body] + [i["bottom"] for i in page.images if i["top"] < footer_top]
-            found.append({"size": (round(page.width), round(page.height)),
-                          "sizes": [c["size"] for c in page.chars if c["text"].strip()],
-                          "bottom": max(bottoms, default=0), "height": page.height,
-                          "text": page.extract_text() or "", "lines": (page.extract_text() or "").splitlines(),
-                          # left and right half apart: a two-column list reads column by column
-                          "column_lines": [line for box in ((0, 0, page.width / 2, page.height),
-                                                            (page.width / 2, 0, page.width, page.height))
-                                           for line in (page.crop(box).extract_text() or "").splitlines()]})
-    return found
 
 
 def test_smallest_text_on_every_page_is_at_least_the_minimum(each):
@@ -569,10 +558,14 @@ def test_no_procedure_is_split_one_starts_each_page(each):
             if len(where) != 1:
                 problems.append(f"{job.path}: {procedure.title!r} starts {len(where)} pages")
             starts += where
-        # after the last procedure: the end, or the page of the bot's other tables (a heading of its own)
+        # after the last procedure: the end, or the page of the bot's other tables or of the solo
+        # rules the aid holds (each a heading of its own)
         after_last = firsts[starts[-1]] if starts and starts[-1] < len(pages) else None
+        plan = each.game(job).game.aid_plan("solo-aid")
+        headings = [_squash("The bot's other tables")] + [_squash(e.title or each.game(job).index.name(e.show))
+                                                          for e in (plan.body[:1] if plan else [])]
         if starts != list(range(starts[0], starts[0] + len(starts))) or \
-                after_last not in (None, _squash("The bot's other tables")):
+                not (after_last is None or any(after_last.startswith(h) for h in headings)):
             problems.append(f"{job.path}: procedures start on pages {starts} of {len(pages)}")
     assert not problems, problems
 

@@ -1,13 +1,20 @@
-"""The benchmark's synthetic games stay valid content (the benchmark itself is never a test)."""
+"""The benchmark runs, and its synthetic games stay valid content (the benchmark's figures are
+never a test's pass or fail: these tests only show that it runs)."""
 
 from __future__ import annotations
 
 import importlib.util
+import json
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from rulesmith.pipeline import check_content
 
-GENERATOR = Path(__file__).resolve().parents[2] / "scripts" / "make_synthetic_games.py"
+ROOT = Path(__file__).resolve().parents[2]
+GENERATOR = ROOT / "scripts" / "make_synthetic_games.py"
 
 
 def _generator():
@@ -35,3 +42,23 @@ def test_synthetic_games_are_deterministic(tmp_path):
     files = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*.yaml"))
     assert files
     assert all((tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes() for f in files)
+
+
+@pytest.mark.pdf  # builds sites and PDFs, as the benchmark does
+def test_the_benchmark_runs_end_to_end_in_its_quick_mode(tmp_path):
+    """`scripts/bench --quick` on small content (the PDF tests' made-up games): every step runs in
+    the processes the benchmark starts, prints its table and writes its figures, the test suite's
+    among them, so a move of the package cannot break the benchmark unseen."""
+    report = tmp_path / "bench.json"
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench.py"), "--quick", "--check-baseline", "none",
+                          "--content", str(ROOT / "tests" / "fixtures" / "pdf" / "content"), "--json", str(report)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=1200)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert "Traceback" not in run.stderr
+    figures = json.loads(report.read_text(encoding="utf-8"))
+    for step in ("check", "clean", "floors", "rebuild", "erratum", "scaling", "serve", "suite"):
+        assert step in figures, step
+    assert figures["clean"]["outputs"]["pdfs"] > 0
+    assert figures["suite"]["exit_code"] == 0 and figures["suite"]["tests"] > 0, figures["suite"]
+    assert figures["suite"]["tiers"]["unit"]["tests"] == figures["suite"]["tests"]
+    assert "Targets" in run.stdout and "test suite (" in run.stdout

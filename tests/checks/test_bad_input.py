@@ -16,13 +16,12 @@ import os
 import re
 import shutil
 import textwrap
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import yaml
-from conftest import Run, run_rulesmith
+from conftest import Run, rulesmith_here, run_rulesmith
 
 CASES_DIR = Path(__file__).resolve().parents[1] / "bad_input"
 CASES = sorted(p.name for p in CASES_DIR.iterdir() if (p / "expect.yaml").is_file())
@@ -102,32 +101,33 @@ def snapshot(folder: Path) -> dict[str, tuple]:
     return state
 
 
-def build_over_previous_site(content: Path, workdir: Path, previous: Path) -> tuple[Run, dict, dict]:
+def build_over_previous_site(content: Path, workdir: Path, previous: Path, run=run_rulesmith) -> tuple[Run, dict, dict]:
     """Run `build` into workdir/site, which already holds a copy of a good site."""
     workdir.mkdir(parents=True, exist_ok=True)
     shutil.copytree(previous, workdir / "site", copy_function=shutil.copy2)
     before = snapshot(workdir)
-    run = run_rulesmith("build", "--no-pdf", "--site", str(workdir / "site"), cwd=content)
-    return run, before, snapshot(workdir)
+    built = run("build", "--no-pdf", "--site", str(workdir / "site"), cwd=content)
+    return built, before, snapshot(workdir)
 
 
 # ---------------------------------------------------------------- the committed corpus
 
 @pytest.fixture(scope="module")
 def corpus_runs(tmp_path_factory, fixture_site):
-    """check and build of every case, run a few at a time (each is a separate process)."""
+    """check and build of every case, read once for all its tests. Run in this process (the
+    command's own code, rulesmith.cli.main, with its output and exit code): each case is a small
+    content folder, so no process limit is needed; the bombs that need one are made at run time
+    below and run as the installed command, under limits."""
     base = tmp_path_factory.mktemp("bad-input")
-
-    def run_case(name: str):
+    runs = {}
+    for name in CASES:
         case = CASES_DIR / name
         for stale in case.rglob(MARKER):
             stale.unlink()
-        check = run_rulesmith("check", cwd=case)
-        build = build_over_previous_site(case, base / name, fixture_site)
-        return name, (check, *build, sorted(case.rglob(MARKER)))
-
-    with ThreadPoolExecutor(max_workers=max(2, min(4, os.cpu_count() or 2))) as pool:
-        return dict(pool.map(run_case, CASES))
+        check = rulesmith_here("check", cwd=case)
+        build = build_over_previous_site(case, base / name, fixture_site, run=rulesmith_here)
+        runs[name] = (check, *build, sorted(case.rglob(MARKER)))
+    return runs
 
 
 def test_corpus_has_at_least_40_cases():
@@ -436,3 +436,21 @@ def test_every_check_of_the_bots_turn_has_a_case():
                 for p in yaml.safe_load((CASES_DIR / case / "expect.yaml").read_text(encoding="utf-8"))["problems"]]
     missing = [p for p in patterns if not any(re.search(p.replace(".+", ".+?"), m) or re.search(p, m) for m in expected)]
     assert missing == [], f"no case of tests/bad_input produces these checks of rulesmith/content/turn.py: {missing}"
+
+
+@pytest.mark.unit
+def test_the_cause_comes_first_and_what_follows_from_it_says_so(tmp_path):
+    """One file that cannot be read: its problem is printed first, whatever the files' names; a
+    problem that may only follow from it says so and holds back its guess (a name the unreadable
+    file may declare)."""
+    from conftest import rulesmith_here
+
+    case = tmp_path / "case"
+    shutil.copytree(CASES_DIR / "unreadable-file-cascade", case)
+    (case / "demo" / "zz-more.yaml").write_text(  # a guess would name this file's section, not what was meant
+        "sections:\n  - {id: ending, title: Ending, module: base, body: 'See [[rule:endings]].'}\n")
+    run = rulesmith_here("check", cwd=case)
+    problems = [line for line in run.stderr.splitlines() if ": warning: " not in line and line.startswith("demo/")]
+    assert problems[0].startswith("demo/rules.yaml:5:1: YAML syntax error"), problems
+    [follower] = [line for line in problems if "rule:endings" in line]
+    assert "did you mean" not in follower and "may follow from demo/rules.yaml, which could not be read" in follower

@@ -157,3 +157,47 @@ def test_the_games_condensed_blocks_keep_their_conditions(game_id, shipped_probl
     dropped = [str(p) for p in shipped_problems if f"content/{game_id}/aids.yaml" in str(p)
                and ("condensed text of" in str(p) or "in_full" in str(p))]
     assert not dropped, "\n".join(dropped)
+
+
+# ---------------------------------------------------------------- what a block stands for
+
+ENTITY_RULE = RULE + """\
+entities:
+  - {id: broker, name: Broker, kind: symbol, text: "On the first turn only, the broker must be placed in port."}
+"""
+
+
+def test_a_block_is_compared_with_the_entities_it_names(tmp_path):
+    """The condition a named entity carries counts as the block's (D.E.I.'s Psionics block named
+    Infamous and dropped its first-turn Leader, L233, unseen while only the section was compared)."""
+    keeps_the_section = "You may trade one card with another player, only if both agree; trades happen after the draw."
+    aids = _aids(keeps_the_section + " The [[symbol:broker]] is placed in port.")
+    with pytest.raises(ContentError) as error:
+        check_content(write_game(tmp_path, **{"trade.yaml": ENTITY_RULE, "aids.yaml": aids}))
+    found = [str(p) for p in error.value.problems]
+    assert any("drops 'must'" in p and "in_full: [{part: symbol:broker, drops: [must]}]" in p for p in found), found
+    assert any("drops 'only'" in p and "(it is used in rule:trade, symbol:broker)" in p for p in found), found
+    kept = _aids(keeps_the_section + " On the first turn only, the [[symbol:broker]] must be placed in port.")
+    assert check_content(write_game(tmp_path / "kept", **{"trade.yaml": ENTITY_RULE, "aids.yaml": kept}))
+
+
+def test_review_lists_what_each_block_stands_for(tmp_path):
+    from rulesmith.commands.review import report
+
+    aids = _aids("You may trade one card with another player, only if both agree; trades happen after the draw. "
+                 "On the first turn only, the [[symbol:broker]] must be placed in port.")
+    out = report(write_game(tmp_path, **{"trade.yaml": ENTITY_RULE, "aids.yaml": aids}))
+    assert "stands for: Trade (rule:trade), Timing (rule:trade-limit), Broker (symbol:broker)" in out
+    assert "[Broker]" in out and "On the first turn «only», the broker «must» be placed in port." in out
+
+
+def test_the_psionics_block_stands_for_infamous_and_keeps_the_first_turn_leader(shipped_games):
+    from rulesmith.checks.check import own_entries
+    from rulesmith.checks.condensed import plain_words, stands_for
+
+    dei = shipped_games["dei"]
+    plan = next(p for p in dei.game.aids if p.aid == "rules-summary")
+    entry = next(e for e in plan.body if e.show == "rule:psionics")
+    assert "ability:infamous" in stands_for(entry, dei.index, own_entries(plan) - {entry.show})
+    assert "First Turn: the Psionic Leader, set alongside the Pad during the Setup, is placed in a Neutral Refuge" \
+        in " ".join(plain_words(entry.condensed, dei.index).split())

@@ -74,3 +74,22 @@ def test_quiet_and_verbose_set_the_rulesmith_logger_and_mkdocs_keeps_its_level(c
     assert logging.getLogger("rulesmith").level == logging.INFO
     assert cli.main(["check", "-v", "--content", str(ROOT / "tests" / "fixtures" / "site")]) == 0
     assert logging.getLogger("rulesmith").level == logging.DEBUG
+
+
+@pytest.mark.unit
+def test_help_and_the_readme_list_every_command_as_a_user_types_it(capsys):
+    """`rulesmith --help` names every command of the registry, and the README's table of
+    commands shows each as a user types it (`rulesmith <name>`, never a path inside this repository)."""
+    import re
+
+    from rulesmith.commands import COMMANDS
+
+    with pytest.raises(SystemExit) as done:
+        cli.main(["--help"])
+    assert done.value.code == 0
+    listed = re.findall(r"^    (\w+) ", capsys.readouterr().out, flags=re.M)
+    assert listed == [c.name for c in COMMANDS]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme.split("## Commands")[1].split("\n## ")[0]
+    assert {c.name for c in COMMANDS} <= set(re.findall(r"^\| `rulesmith (\w+)", table, flags=re.M))
+    assert ".venv/bin/rulesmith" not in readme

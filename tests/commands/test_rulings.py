@@ -65,6 +65,31 @@ def test_add_creates_rulings_yaml_and_the_record_checks(capsys, content):
 
 
 @pytest.mark.unit
+def test_a_ruling_without_an_address_names_where_it_was_given(capsys, content):
+    where = ["--source", "designer-answer", "--description", "The designer's answer", "--where",
+             "e-mail from the designer, 2026-11-30"]
+    code, _, err = rulesmith(capsys, content, "ruling", "add", "alpha", "interpol", "--question", "Twice?",
+                               "--answer", "No.", *where, "--date", "2026-03-01")
+    assert code == 0, err
+    [checked] = [c for c in check_content(content) if c.game.id == "alpha"]
+    [r1] = checked.game.rulings
+    assert (r1.source.url, r1.source.where) == (None, "e-mail from the designer, 2026-11-30")
+    assert 'where: "e-mail from the designer, 2026-11-30"' in (content / "alpha" / "rulings.yaml").read_text()
+    # neither an address nor a place: refused before anything is written
+    with pytest.raises(SystemExit) as refused_here:  # argparse's refusal, as the command line prints it
+        rulesmith(capsys, content, "ruling", "add", "alpha", "interpol", "--question", "Q?", "--answer", "A.",
+                  *where[:4])
+    assert refused_here.value.code != 0
+    assert "one of the arguments --url --where is required" in capsys.readouterr().err
+    # in the data, a source with both (or neither) is refused at its line
+    path = content / "alpha" / "rulings.yaml"
+    path.write_text(path.read_text().replace("where:", 'url: "https://example.org/faq", where:'))
+    with pytest.raises(ContentError) as refused:
+        check_content(content)
+    assert "give either `url: https://…`" in str(refused.value)
+
+
+@pytest.mark.unit
 def test_add_supersedes_an_earlier_ruling_in_place(capsys, content):
     assert ruling(capsys, content, "alpha", "interpol", extra=("--date", "2026-03-01"))[0] == 0
     path = content / "alpha" / "rulings.yaml"
@@ -253,8 +278,14 @@ def test_rulings_on_the_item_page_its_history_the_changelogs_and_search(capsys, 
     # the rules section a ruling concerns shows it too
     assert ruling(capsys, content, "alpha", "rule:basics", question="Is a spy an action?", answer="Yes.",
                   extra=("--date", "2026-04-02"))[0] == 0
+    # a ruling without an address is shown with where it was given
+    assert rulesmith(capsys, content, "ruling", "add", "alpha", "rule:basics", "--question", "At the table?",
+                     "--answer", "Yes.", "--source", "designer-answer", "--description", "The designer",
+                     "--where", "e-mail, 2026-04-03", "--date", "2026-04-03")[0] == 0
     docs = build_site(content, tmp_path)
-    assert "Is a spy an action?" in unplaced((docs / "alpha" / "rules" / "basics.md").read_text())
+    basics = unplaced((docs / "alpha" / "rules" / "basics.md").read_text())
+    assert "Is a spy an action?" in basics
+    assert "Designer's answer: The designer (e-mail, 2026-04-03)" in basics
 
 
 @pytest.mark.unit

@@ -9,15 +9,11 @@ table row, its step), never the Markdown we generate, and the PDFs page by page.
 
 from __future__ import annotations
 
-import io
 import re
-import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import pypdf
 import pytest
 
 # fixtures `built` and `real` (conftest): the PDFs of the made-up game and of the games)
@@ -133,10 +129,13 @@ def site_text_at(site: Path, game, index, place: Address) -> str:
     tree = page_tree(site / page.replace(".md", ".html"))
     item = index.targets[place.key].item
     if place.step is not None:
-        number = numbering(item)[place.step]
+        position = [node.id for node in item.nodes].index(place.step)  # the list's order (numbering: what it reads)
         steps = block(tree, "step-by-step")
-        items = [li for ol in in_block(steps, "ol") for li in ol.children if isinstance(li, Element) and li.tag == "li"]
-        return items[number - 1].text()
+        labelled = any(node.label for node in item.nodes)
+        items = [li for ol in in_block(steps, "ul" if labelled else "ol") for li in ol.children
+                 if isinstance(li, Element) and li.tag == "li"]
+        assert items[position].text().startswith(f"{numbering(item)[place.step]}.") or not labelled
+        return items[position].text()
     if place.row is not None:
         table = next(in_block(block(tree, anchor), "table"))
         rows = [tr for tr in table.find("tr") if tr.find("td")]
@@ -189,7 +188,7 @@ def pdf_misses(aids, checked) -> list[str]:
             path = f"downloads/{game.id}/{kind.key}-{papers[0].key}.pdf"
             if path not in aids.results:
                 continue
-            pages = [squash(p.extract_text() or "") for p in pypdf.PdfReader(io.BytesIO(aids.results[path].pdf)).pages]
+            pages = [squash(p) for p in aids.texts(path)]
             printed = aid_keys(game, index, kind)
             for gap, place in affects.places(game, index):
                 if place.key not in printed:
@@ -247,14 +246,9 @@ def _marked(page: str, game, index, kind, gap, place: Address) -> bool:
 # ---------------------------------------------------------------- the made-up game: every shape of place
 
 @pytest.fixture(scope="module")
-def fixture_site(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("gap-markers")
-    site = folder / "site"
-    result = subprocess.run([sys.executable, "-m", "rulesmith.cli", "--content", str(FIXTURE), "build", "--no-pdf",
-                             "--quiet", "--site", str(site), "--work", str(folder / "work")],
-                            cwd=folder, capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    return site, check_content(FIXTURE)
+def fixture_site(pdf_fixture_site):
+    """The made-up games' site (the session's build, with their PDFs) and the checked games."""
+    return pdf_fixture_site, check_content(FIXTURE)
 
 
 def test_the_fixture_gap_affects_every_shape_of_place():

@@ -44,3 +44,26 @@ def test_duplicate_id_across_files(tmp_path):
     with pytest.raises(ContentError) as error:
         check_content(write_game(tmp_path, **{"more.yaml": "entities:\n  - {id: star, name: Star 2, kind: symbol}\n"}))
     assert any("more.yaml:2:10: duplicate id 'symbol:star' (first defined at" in str(p) for p in error.value.problems)
+
+
+@pytest.mark.unit
+def test_many_unknown_references_are_each_located_with_few_guesses(tmp_path, monkeypatch):
+    """3,000 unknown references (each asked difflib over every id twice before, issue 46): each is
+    located; 'did you mean' comes from one index made once, for the first few."""
+    import difflib
+
+    from rulesmith.problems import Suggestions
+
+    calls = []
+    real = difflib.get_close_matches
+    monkeypatch.setattr(difflib, "get_close_matches", lambda *a, **k: calls.append(a[0]) or real(*a, **k))
+    sections = "".join(f"  - {{id: s{i}, title: S{i}, module: base, body: 'See [[alliance:nowhere{i}]].'}}\n"
+                       for i in range(3000))
+    content = CONTENT_YAML.replace("Used by [[alliance:interpol]]", "Used by [[alliance:interpoll]]")
+    with pytest.raises(ContentError) as error:
+        check_content(write_game(tmp_path, content=content, **{"more.yaml": "sections:\n" + sections}))
+    problems = [str(p) for p in error.value.problems]
+    unknown = [p for p in problems if "unknown reference alliance:nowhere" in p]
+    assert len(unknown) == 3000
+    assert problems[0].endswith("unknown reference alliance:interpoll (did you mean alliance:interpol or alliance:osce?)")
+    assert 0 < len(calls) <= 2 * Suggestions.LIMIT

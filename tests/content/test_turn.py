@@ -46,3 +46,54 @@ def test_the_page_carries_every_procedure_a_call_reaches(game_id, shipped_games)
                 assert node["call"]["procedure"] in data["procedures"]
     assert {p["procedure"] for p in data["parts"]} <= set(data["procedures"])
 
+
+
+# ---- bounded by construction (issue 46): the table answers a Bot turn page carries
+
+def _growth():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "growth.py"
+    spec = importlib.util.spec_from_file_location("growth", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _line_of(path, needle: str, occurrence: int = 1) -> int:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [n for n, line in enumerate(lines, start=1) if needle in line][occurrence - 1]
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("procedures, steps, cell, where", [
+    # the issue's page: 4 procedures of 39 steps, a 100 x 10 table of 200-character cells (43.8 MB before)
+    (4, 39, 200, ("id: s0,", 1)),
+    # reads of short cells add up: the fourth read takes the page past the cap
+    (2, 2, 20, ("id: s1,", 2)),
+])
+def test_table_reads_past_the_pages_cap_are_refused_at_the_read(tmp_path, procedures, steps, cell, where):
+    from conftest import run_rulesmith
+
+    growth = _growth()
+    growth.write(tmp_path, growth.table_reads(steps, procedures=procedures, cell=cell))
+    done = run_rulesmith("check", "--no-cache", cwd=tmp_path / "content")
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    line = _line_of(tmp_path / "content" / "demo" / "procedures.yaml", *where)
+    problems = done.stderr.splitlines()[:-1]
+    assert len(problems) == 1, problems
+    assert problems[0].startswith(f"demo/procedures.yaml:{line}:"), problems[0]
+    assert (f"takes the table answers the Bot turn page carries past {turn.MAX_TURN_ANSWER_CHARS:,} characters"
+            in problems[0])
+
+
+@pytest.mark.unit
+def test_table_reads_under_the_cap_pass(tmp_path):
+    from conftest import run_rulesmith
+
+    growth = _growth()
+    growth.write(tmp_path, growth.table_reads(1, procedures=1, rows=20, columns=5, cell=20))
+    done = run_rulesmith("check", "--no-cache", cwd=tmp_path / "content")
+    assert done.returncode == 0, done.stderr[-2000:]

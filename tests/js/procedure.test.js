@@ -75,7 +75,7 @@ test("a walk starts at its procedure's start, with a copy of the state", () => {
   const interpreter = new Interpreter(GRAPH);
   const state = { ...START };
   const walk = interpreter.start("turn", state);
-  assert.deepEqual(walk.frames, [{ procedure: "turn", node: "count", passed: {} }]);
+  assert.deepEqual(walk.frames, [{ procedure: "turn", node: "count", passed: {}, facts: {}, event: null, ended: null, endedIn: null }]);
   walk.vars.level = "hard";
   assert.equal(state.level, "easy");
   assert.equal(interpreter.start("nowhere", START), null);
@@ -147,9 +147,9 @@ test("a node's state changes apply when it is left; next carries into another st
   const last = interpreter.start("phase", { level: "easy", phase: "3", turn: "1" });
   assert.deepEqual(play(interpreter, last, ["d", "o", "0"]).vars, { level: "easy", phase: "1", turn: "2" });
   assert.deepEqual(interpreter.change({ turn: "2" }, [{ state: "turn", to: "next", carry: null }]),
-                   { vars: { turn: "2" }, goesOn: false });
+                   { vars: { turn: "2" }, goesOn: false, ended: "turn" });
   assert.deepEqual(interpreter.change({ level: "easy" }, [{ state: "level", to: "hard", carry: null }]),
-                   { vars: { level: "hard" }, goesOn: true });
+                   { vars: { level: "hard" }, goesOn: true, ended: null });
 });
 
 test("a table answer needs every input: the roll once it is rolled", () => {
@@ -223,14 +223,172 @@ test("an address that goes astray gives the longest walk it describes", () => {
 
 test("the Bot turn's address: its state, seed and log", () => {
   const interpreter = new Interpreter(GRAPH);
-  const saved = { state: { level: "hard", phase: "2", turn: "1" }, seed: 42, log: ["g", "d", "0", "r4n1"] };
+  const saved = { state: { level: "hard", phase: "2", turn: "1" }, seed: 42, log: ["e0-1", "d", "0", "r4"], bot: 1 };
   const address = addresses.turn.format(saved, GRAPH.state);
-  assert.equal(address, "#bot&state=level:hard,phase:2,turn:1&seed=42&log=g.d.0.r4n1");
+  assert.equal(address, "#bot&state=level:hard,phase:2,turn:1&seed=42&log=e0-1.d.0.r4");
   assert.deepEqual(addresses.turn.parse(address), saved);
+  const second = { ...saved, bot: 2 }; // a second bot of the same game: its own place
+  assert.equal(addresses.turn.format(second, GRAPH.state), "#bot&bot=2&state=level:hard,phase:2,turn:1&seed=42&log=e0-1.d.0.r4");
+  assert.deepEqual(addresses.turn.parse(addresses.turn.format(second, GRAPH.state)), second);
   assert.deepEqual(addresses.turn.parse("#bot&state=level:easy,phase:1,turn:1&log="),
-                   { state: { level: "easy", phase: "1", turn: "1" }, seed: 1, log: [] });
+                   { state: { level: "easy", phase: "1", turn: "1" }, seed: 1, log: [], bot: 1 });
   assert.ok(interpreter.isState(saved.state));
   assert.ok(!interpreter.isState({ level: "hard", phase: "4", turn: "1" }));
   assert.ok(!interpreter.isState({ level: "hard", phase: "2" }));
   for (const hash of ["", "#walk=turn.count", "#%", "#bots&state="]) assert.equal(addresses.turn.parse(hash), null, hash);
+});
+
+// ------------------------------------------------------------ the bot's turn, played (Turn)
+
+const { Turn } = require(path.join(__dirname, "..", "..", "templates", "site", "assets", "procedure.js"));
+
+// A turn of three parts: one always (a table read by the state, a decision the state answers, a
+// board question, a call whose end answers the next question, a count), one that may not apply
+// (a die rolled until it is not a 6), one on the turn's events (a tie broken by drawn tokens).
+const TURN = {
+  state: [{ id: "level", values: [["easy", "Easy"], ["hard", "Hard"]], initial: "easy" }],
+  decks: { tokens: { name: "Tokens", cards: ["1", "2", "3", "4", "5"] } },
+  events: [{ id: "bell", name: "The bell rang" }, { id: "horn", name: "The horn blew" }],
+  parts: [
+    { procedure: "act", only: {}, events: [], skip: false, repeat: null },
+    { procedure: "dice", only: {}, events: [], skip: true, repeat: null },
+    { procedure: "tie", only: {}, events: ["bell", "horn"], skip: false, repeat: "Again" },
+  ],
+  procedures: {
+    act: { title: "Act", start: "count", nodes: {
+      count: { type: "step", next: "hard", reads: { table: "t", inputs: ["level"], answers: [[{ level: "easy" }, "2"], [{ level: "hard" }, "3"]] } },
+      hard: { type: "decision", branches: ["extra", "look"], labels: ["Yes", "No"],
+              given: [{ source: "state", state: { level: ["hard"] } }, { source: "state", state: { level: ["easy"] } }] },
+      extra: { type: "step", next: "look" },
+      look: { type: "decision", asks: "board", branches: ["try", "place"], labels: ["Yes", "No"] },
+      try: { type: "step", next: "worked", call: { procedure: "attempt", optional: false } },
+      worked: { type: "decision", branches: ["place", "look"], labels: ["Yes", "No"],
+                given: [{ source: "ended", is: ["won"] }, { source: "ended", is: ["lost"] }] },
+      place: { type: "step", next: "enough" },
+      enough: { type: "decision", branches: ["done", "look"], labels: ["Yes", "No"], tally: { node: "place", label: "Placed", of: "count" },
+                given: [{ source: "count", count: "reached" }, { source: "count", count: "below" }] },
+      done: { type: "end" } } },
+    attempt: { title: "Attempt", start: "can", nodes: {
+      can: { type: "decision", asks: "board", branches: ["won", "lost"], labels: ["Yes", "No"] },
+      won: { type: "end" }, lost: { type: "end" } } },
+    dice: { title: "Dice", start: "roll", nodes: {
+      roll: { type: "step", next: "six", roll: { dice: 1, sides: 6, reroll: true } },
+      six: { type: "decision", branches: ["roll", "done"], labels: ["Yes", "No"],
+             given: [{ source: "roll", step: "roll", is: ["6"] }, { source: "otherwise" }] },
+      done: { type: "end" } } },
+    tie: { title: "Tie", start: "which", nodes: {
+      which: { type: "decision", branches: ["draw", "done"], labels: ["The bell", "The horn"],
+               given: [{ source: "event", is: ["bell"] }, { source: "event", is: ["horn"] }] },
+      draw: { type: "step", next: "done", draw: { deck: "tokens", count: 2, upTo: 4, wins: "highest" } },
+      done: { type: "end" } } },
+  },
+};
+
+function kinds(lines) {
+  return lines.map((l) => l.kind + (l.node ? ":" + l.node : ""));
+}
+
+test("the page answers what it holds, with its reason, and stops at the first board question", () => {
+  const turn = new Turn(TURN);
+  const play = turn.play({ level: "hard" }, 3, []);
+  assert.equal(play.stop.kind, "question");
+  assert.equal(play.stop.node, "look");
+  assert.deepEqual(kinds(play.lines), ["part", "step:count", "answer:hard", "step:extra"]);
+  assert.equal(play.lines[1].read.value, "3");
+  assert.deepEqual(play.lines[2], { kind: "answer", procedure: "act", node: "hard", branch: 0, why: { state: [["level", "hard"]] } });
+  assert.deepEqual(kinds(turn.play({ level: "easy" }, 3, []).lines), ["part", "step:count", "answer:hard"]);
+});
+
+test("the end a called procedure reached and a count reaching its number answer the questions after them", () => {
+  const turn = new Turn(TURN);
+  let play = turn.play({ level: "easy" }, 3, ["0", "0"]); // a board question, Yes; in the call, Yes: won
+  assert.equal(play.stop.node, "look"); // placed 1 of 2: below, back to the question
+  const answers = play.lines.filter((l) => l.kind === "answer");
+  assert.deepEqual(answers.map((l) => [l.node, l.branch]), [["worked", 0], ["enough", 1]]);
+  assert.deepEqual(answers[0].why, { ended: "won", procedure: "attempt" });
+  assert.deepEqual(answers[1].why.count, { label: "Placed", count: 1, of: "2" });
+  play = turn.play({ level: "easy" }, 3, ["0", "0", "0", "1"]); // second time: lost, so ask again
+  assert.equal(play.stop.node, "look");
+  assert.deepEqual(play.lines.filter((l) => l.kind === "answer").map((l) => [l.node, l.branch]), [["worked", 1]]);
+  play = turn.play({ level: "easy" }, 3, ["0", "0", "1"]); // No: place, 2 of 2, the part's end
+  assert.equal(play.stop.kind, "confirm");
+  assert.equal(play.stop.end, true);
+  assert.deepEqual(kinds(play.lines), ["asked:look", "step:place", "answer:enough", "end:done"]);
+});
+
+test("a part that may not apply is asked once; a loop of the page's own rolls is one screen a round", () => {
+  const turn = new Turn(TURN);
+  const before = ["0", "0", "1", "d"];
+  let play = turn.play({ level: "easy" }, 3, before);
+  assert.equal(play.stop.kind, "applies");
+  assert.equal(turn.play({ level: "easy" }, 3, before.concat(["s"])).lines[0].why, "player");
+  for (let seed = 1; seed < 60; seed++) {
+    play = turn.play({ level: "easy" }, seed, before.concat(["g"]));
+    const rolls = play.lines.filter((l) => l.roll !== undefined);
+    assert.equal(rolls.length, 1, "one roll a screen");
+    const six = play.lines.find((l) => l.node === "six");
+    assert.equal(six.branch, rolls[0].roll === 6 ? 0 : 1);
+    assert.equal(play.stop.kind, "confirm");
+    assert.equal(play.stop.loop === true, rolls[0].roll === 6);
+    assert.deepEqual(play.stop.roll, { index: rolls[0].rollIndex, reroll: true, min: 1, max: 6 });
+  }
+});
+
+test("rolling again plays the screen again with another roll, and replaces the roll in the log", () => {
+  const turn = new Turn(TURN);
+  const log = ["0", "0", "1", "d", "g"];
+  const faces = new Set();
+  for (let n = 0; n < 12; n++) {
+    const play = turn.play({ level: "easy" }, 5, n ? log.concat(["r" + n]) : log);
+    assert.equal(play.valid, log.length + (n ? 1 : 0));
+    faces.add(play.lines.find((l) => l.roll !== undefined).roll);
+  }
+  assert.ok(faces.size > 2, "rolling again rolls another die");
+  assert.equal(turn.play({ level: "easy" }, 5, ["r1"]).valid, 0, "no roll on the screen: nothing to roll again");
+  const table = turn.play({ level: "easy" }, 5, log.concat(["r3", "f6"])); // rolled at the table: a 6, so again
+  assert.deepEqual([table.valid, table.lines[1].roll, table.lines[1].atTable, table.lines[2].branch], [7, 6, true, 0]);
+  assert.equal(turn.play({ level: "easy" }, 5, log.concat(["f7"])).valid, log.length, "a face the die does not have");
+});
+
+test("the turn's events are asked once; each part runs once for each of its events that happened", () => {
+  const turn = new Turn(TURN);
+  const before = ["0", "0", "1", "d", "s"];
+  let play = turn.play({ level: "easy" }, 3, before);
+  assert.deepEqual([play.stop.kind, play.stop.events], ["events", [0, 1]]);
+  play = turn.play({ level: "easy" }, 3, before.concat(["e1"])); // the horn only
+  assert.deepEqual(kinds(play.lines), ["part", "answer:which", "end:done"]);
+  assert.deepEqual(play.lines[1].why, { event: "horn" });
+  assert.equal(play.stop.again, true);
+  play = turn.play({ level: "easy" }, 3, before.concat(["e"]));
+  assert.equal(play.stop.kind, "end");
+  assert.deepEqual(play.lines, [{ kind: "skip", part: 2, why: "event" }]);
+  play = turn.play({ level: "easy" }, 3, before.concat(["e0-1"])); // both: the bell's run first
+  assert.equal(play.stop.kind, "count");
+  play = turn.play({ level: "easy" }, 3, before.concat(["e0-1", "w3"]));
+  const drawn = play.lines.find((l) => l.drawn);
+  assert.equal(drawn.drawn.length, 3);
+  assert.equal(drawn.winner, String(Math.max(...drawn.drawn.map(Number))));
+  assert.equal(turn.play({ level: "easy" }, 3, before.concat(["e0-1", "w9"])).valid, before.length + 1, "at most up_to");
+  play = turn.play({ level: "easy" }, 3, before.concat(["e0-1", "w3", "d"]));
+  assert.deepEqual(play.lines[1].why, { event: "horn" }, "then the horn's run");
+});
+
+test("more tied than the deck holds: no draw, a line saying so, and the turn goes on (issue 43)", () => {
+  const before = ["0", "0", "1", "d", "s", "e0"];
+  assert.equal(new Turn(TURN).play({ level: "easy" }, 3, before.concat(["wm"])).valid, before.length,
+               "not offered while every tied one can be drawn for");
+  const all = JSON.parse(JSON.stringify(TURN));
+  all.procedures.tie.nodes.draw.draw.upTo = 5; // every token of the deck
+  const play = new Turn(all).play({ level: "easy" }, 3, before.concat(["wm"]));
+  assert.equal(play.valid, before.length + 1);
+  const line = play.lines.find((l) => l.node === "draw");
+  assert.deepEqual([line.beyond, line.drawn], [5, undefined]);
+  assert.equal(play.stop.kind, "confirm");
+});
+
+test("an answer a stop does not offer cuts the log there", () => {
+  const turn = new Turn(TURN);
+  assert.equal(turn.play({ level: "easy" }, 3, ["7"]).valid, 0);
+  assert.equal(turn.play({ level: "easy" }, 3, ["0", "d"]).valid, 1);
+  assert.equal(turn.play({ level: "easy" }, 3, ["0", "0", "1", "x"]).valid, 3);
 });

@@ -18,6 +18,8 @@ from collections import Counter
 from html.parser import HTMLParser
 from typing import TYPE_CHECKING
 
+import hypothesis
+import hypothesis.strategies
 import pytest
 
 from rulesmith.content import model
@@ -249,6 +251,9 @@ def article_text(path: Path) -> str:
     ("demo/rules/tricky-text.html", 'Attribute list after a link: Alpha{: onmouseover="alert(1)" }.'),
     ("demo/rules/tricky-text.html", "Img src=x onerror=alert(1) named section"),
     ("demo/rules/tricky-text.html", 'Tricky text: a < b & "quotes" {#not-an-id}'),
+    # code reads as written (issue 46): `&` not `&amp;`, `{` not `&#123;`, `<b>` text, not refused
+    ("demo/rules/tricky-text.html", "Code reads as written: a & b, x{y} and <b>bold</b>; a block too:"),
+    ("demo/rules/tricky-text.html", "if a < b && {c}: <i>x</i>"),
     ("demo/kinds/card.html", "Script alert('name') /script Delta"),
     ("demo/kinds/card.html", "Costs {1} & gives <3 love; a|b|c."),
     ("demo/kinds/card.html", "Effect: a | b and {x} & y < z"),
@@ -325,3 +330,70 @@ def test_flowchart_label_backslashes_are_text(tmp_path):
     root = ET.fromstring(render_svg(to_dot(procedure, Index(icons=load_icons())), tmp_path))
     texts = [t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text")]
     assert " ".join(" ".join(texts).split()).startswith(" ".join(f"1. {label}".split()))
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("text, refused", [
+    ("`<b>x</b>` in a code span", []),
+    ("``a `<b>` b`` in a double code span", []),
+    ("Before:\n\n    <i>in a code block</i>\n\nAfter.", []),
+    ("- a list item\n\n    <i>under it is not code</i>", ["<i>under it is not code</i>", "</i>"]),
+    ("<b>outside</b> and `<b>inside</b>`", ["<b>outside</b> and `<b>inside</b>`", "</b> and `<b>inside</b>`"]),
+    ("an unclosed `<b> backtick", ["<b> backtick"]),
+])
+def test_raw_html_is_refused_outside_code_only(text, refused):
+    from rulesmith.checks.check import markdown_problems
+
+    assert [part for message, part, _ in markdown_problems(text) if message.startswith("raw HTML")] == refused
+
+
+@pytest.mark.unit
+def test_code_is_converted_once_text_as_written():
+    from rulesmith.text import html, markdown_config
+    from rulesmith.text.escape import converted_text
+
+    source, _ = html._source("`a & b` `x{y}` `<b>` `&amp;` a & b {x} <i>", None)  # as convert reads a text
+    assert html.sanitize(converted_text(markdown_config.to_html(source))) == (
+        "<p><code>a &amp; b</code> <code>x{y}</code> <code>&lt;b&gt;</code> <code>&amp;amp;</code> "
+        "a &amp; b {x} &lt;i&gt;</p>")
+
+
+def _sanitizer_keeps(text: str) -> bool:
+    """The full judgement of one text: its converted HTML is what the sanitizer leaves."""
+    from rulesmith.text import html, markdown_config
+    from rulesmith.text.escape import converted_text
+
+    source, _ = html._source(text, None)
+    converted = converted_text(markdown_config.to_html(source))
+    return html._events(converted) == html._events(html.sanitize(converted))
+
+
+@pytest.mark.unit
+def test_every_shipped_text_the_check_does_not_convert_is_kept_by_the_sanitizer(shipped_games):
+    """The check converts only texts that may hold what the sanitizer changes (html.MAY_BE_CHANGED);
+    every other text of the shipped games, converted in full, is indeed left as it is."""
+    from rulesmith.content.link import texts
+    from rulesmith.text import html
+
+    skipped = [t.value for checked in shipped_games.values() for t in texts(checked.game)
+               if not html.MAY_BE_CHANGED.search(html._source(t.value, None)[0])]
+    assert len(skipped) > 1000
+    assert [t for t in skipped if not _sanitizer_keeps(t)] == []
+
+
+# Pieces of Markdown (every construct of markdown_config.EXTENSIONS but links and tables) and of text.
+MARKDOWN_PIECES = ["!!! ", "??? ", "???+ ", "note", "danger", "x", "Z", "é", " ", "  ", "    ", "\t", "\n", "\n\n",
+                   "*", "**", "_", "`", "``", "# ", "### ", "> ", "- ", "* ", "+ ", "1. ", "3) ", ": ", "---", "***",
+                   "===", "(", ")", "!", "?", "<", "&", "&amp;", "{", "}", "{: .a}", "\\", ":", "~", "=", '"t"', "'",
+                   "\u00a0", "\u2028", "0", "9"]
+
+
+@pytest.mark.unit
+@hypothesis.settings(max_examples=600, deadline=None, suppress_health_check=[hypothesis.HealthCheck.too_slow])
+@hypothesis.given(hypothesis.strategies.lists(hypothesis.strategies.sampled_from(MARKDOWN_PIECES), max_size=30)
+                  .map("".join))
+def test_any_text_the_check_does_not_convert_is_kept_by_the_sanitizer(text):
+    from rulesmith.text import html
+
+    if not html.MAY_BE_CHANGED.search(html._source(text, None)[0]):
+        assert _sanitizer_keeps(text), repr(text)

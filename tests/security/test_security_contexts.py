@@ -12,7 +12,7 @@ import shutil
 import subprocess
 
 import pytest
-from conftest import FIXTURE_SITE_CONTENT, rulesmith_here, served
+from conftest import FIXTURE_SITE_CONTENT, page_ready, rulesmith_here, served
 from gamekit import GAME_YAML, write_game
 
 from rulesmith.pipeline import check_content
@@ -87,7 +87,7 @@ def test_the_sites_own_names_are_not_game_ids(tmp_path, name):
         (str(content / name / "game.yaml"), 2, 7,
          f"'{name}' is the site's own name for {SITE_NAMES[name]}, so it cannot be a game's id",
          f"give the game another id, e.g. {name}-game, and its folder the same name; the site's own names are "
-         "404, assets, changelog, content, downloads, format, index, search, site, sitemap")]
+         "404, assets, changelog, content, downloads, format, index, search, site, sitemap, sw")]
     made = rulesmith_here("new", name, cwd=tmp_path, content=None)
     assert made.returncode == 1 and made.stderr.startswith(f"error: '{name}' is the site's own name")
 
@@ -164,6 +164,63 @@ def test_a_projects_mkdocs_yml_sets_how_the_site_looks_and_nothing_else(tmp_path
         (21, 1, "'markdown_extensions' cannot be set here", "remove it: content is read with Rulesmith's one "
          "Markdown configuration, so that the check sees what readers get"),
     ]
+
+
+ALIAS_BOMB = "a0: [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"a{n}: &a{n} [{', '.join([f'*a{n - 1}'] * 10)}]\n" for n in range(1, 9)).replace("a0: [", "a0: &a0 [", 1) + \
+    "theme: {features: *a8}\n"
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("text, expected", [
+    # 5,000 lists deep: a RecursionError traceback before (issue 46)
+    ("site_name: " + "[" * 5000 + "]" * 5000 + "\n",
+     (1, 52, "YAML nesting is deeper than 40 levels", "flatten the structure; mkdocs.yml never nests this deep")),
+    # 534 bytes of nested aliases: 10^8 paths walked before
+    (ALIAS_BOMB, (2, 10, "YAML aliases (*name) are not allowed in mkdocs.yml",
+                  "write the value out in full instead of using &anchor / *alias")),
+    ("site_name: &name Rules\ncopyright: *name\n",
+     (2, 12, "YAML aliases (*name) are not allowed in mkdocs.yml",
+      "write the value out in full instead of using &anchor / *alias")),
+    ("site_name: !!python/object:os.system x\n",
+     (1, 12, "YAML tag tag:yaml.org,2002:python/object:os.system is not allowed in mkdocs.yml",
+      "remove the tag; mkdocs.yml is plain strings, numbers, lists and mappings")),
+    ("site_name: a\nsite_name: b\n", (2, 1, "duplicate key 'site_name' (first defined at line 1)", None)),
+    ("site_name: a\n---\nsite_name: b\n",
+     (2, 1, "YAML syntax error: mkdocs.yml holds one YAML document, but '---' starts another",
+      "check quotes, colons and indentation around here")),
+    ("- a list\n", (1, 1, "file holds a list; mkdocs.yml is a mapping of keys", None)),
+])
+def test_a_projects_mkdocs_yml_is_read_as_strictly_as_content(tmp_path, text, expected):
+    """One strict loader for every YAML the tool reads: a located refusal, never a traceback or
+    a walk through expanded aliases."""
+    found = config_problems(tmp_path, text)
+    assert found, text[:60]
+    line, column, message, hint = expected
+    assert (found[0][0], found[0][1], found[0][2]) == (line, column, message)
+    if hint is not None:
+        assert found[0][3] == hint
+
+
+@pytest.mark.unit
+def test_an_empty_mkdocs_yml_sets_nothing(tmp_path):
+    assert config_problems(tmp_path, "# nothing set here\n") == []
+
+
+@pytest.mark.unit
+def test_the_packages_own_yaml_is_read_by_the_strict_loader(tmp_path, monkeypatch):
+    from rulesmith.aids import kinds
+    from rulesmith.problems import BuildError
+
+    bad = tmp_path / "aids.yaml"
+    bad.write_text("geometry: &g {a: 1}\nagain: *g\n", encoding="utf-8")
+    monkeypatch.setattr(kinds, "AIDS_FILE", bad)
+    kinds._data.cache_clear()
+    try:
+        with pytest.raises(BuildError, match=r"aids.yaml:2:8: YAML aliases \(\*name\) are not allowed in aids.yaml"):
+            kinds._data()
+    finally:
+        kinds._data.cache_clear()
 
 
 def test_trust_config_lets_the_maintainer_set_anything_but_the_markdown_configuration(tmp_path):
@@ -253,7 +310,7 @@ def open_page(browser, url: str):
     page.on("pageerror", lambda error: page.errors.append(str(error)))
     page.on("dialog", lambda dialog: (page.errors.append("dialog: " + dialog.message), dialog.dismiss()))
     page.goto(url)
-    page.wait_for_load_state("networkidle")
+    page_ready(page)
     return context, page
 
 
@@ -292,7 +349,7 @@ def test_every_page_type_works_under_its_policy(policed, browser, where):
     seen = {}
     for path in sorted(site.rglob("*.html")):
         page.goto(f"{root}/{path.relative_to(site).as_posix()}")
-        page.wait_for_load_state("networkidle")
+        page_ready(page)
         seen[path.relative_to(site).as_posix()] = violations(page) + page.errors
         page.errors.clear()
     assert {p: found for p, found in seen.items() if found} == {}
@@ -384,7 +441,7 @@ def test_the_projects_texts_show_as_written(policed, browser):
     })""")
     errors = page.errors
     context.close()
-    assert shown == {"title": f"Overview - {said['site_name']}", "logo": said["site_name"],
+    assert shown == {"title": f"Overview - Demo Game - {said['site_name']}", "logo": said["site_name"],  # the page, its game, the site
                      "description": said["site_description"],
                      "copyright": said["copyright"].replace("&copy;", "©"),
                      "toggle": said["theme"]["palette"][0]["toggle"]["name"], "elements": 0}

@@ -23,7 +23,7 @@ HOSTILE = {
     "data link": ("card:dragon.text", "Kämpft gegen den [[card:knight]]: [hier](data:text/html,x).",
                   "link target 'data:text/html,x' is not allowed (only https:// links are allowed) (links in content "
                   "must be https:// URLs; use [[kind:id]] for references)", "data:text/html,x"),
-    "image": ("card:knight.text", "**Tapfer.** Besiegt den [[card:dragon]] ![x](https://example.org/t.png).",
+    "image": ("card:knight.text", "**Tapfer.** Besiegt den [[card:dragon]] bei einer 6 ![x](https://example.org/t.png).",
               "the text shows an image ('https://example.org/t.png'): content text has no images (a reader's browser "
               "would fetch it from another site: say what it shows in words, or use an icon ([[icon:name]]))",
               "https://example.org/t.png"),

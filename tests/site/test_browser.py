@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import served
+from conftest import page_ready, served
 
 ROOT = Path(__file__).resolve().parents[2]
 WIDTHS = [(390, 844), (1280, 900)]
@@ -15,17 +13,6 @@ WIDTHS = [(390, 844), (1280, 900)]
 from playwright import sync_api as playwright  # noqa: E402,F401 - a test dependency (pyproject.toml): never skipped
 
 pytestmark = pytest.mark.browser
-
-
-def _built_and_served(folder: Path, content: Path = ROOT / "content", *options: str):
-    """`rulesmith build` of `content` into `folder`, then a static HTTP server for it: yields its URL."""
-    site = folder / "site"
-    result = subprocess.run([sys.executable, "-m", "rulesmith.cli", "--content", str(content), "build", "--quiet",
-                             "--site", str(site), "--work", str(folder / "work"), *options],
-                            cwd=ROOT, capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    with served(site) as base:
-        yield base
 
 
 @pytest.fixture(scope="module")
@@ -36,9 +23,10 @@ def server(real_site):
 
 
 @pytest.fixture(scope="module")
-def server_with_pdfs(tmp_path_factory):
+def server_with_pdfs(pdf_fixture_site):
     """The small games of the PDF tests, with their player aids (the downloads tables)."""
-    yield from _built_and_served(tmp_path_factory.mktemp("browser-pdf"), ROOT / "tests" / "fixtures" / "pdf" / "content")
+    with served(pdf_fixture_site) as base:
+        yield base
 
 
 
@@ -49,7 +37,7 @@ def open_page(browser, url, width, height):
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(url)
-    page.wait_for_load_state("networkidle")
+    page_ready(page)
     return page, errors
 
 
@@ -113,7 +101,8 @@ def test_cross_reference_lands_on_its_anchor(server, browser, width, height):
     link = page.locator("article a[href*='tables.html#']").first
     target = link.get_attribute("href").split("#", 1)[1]
     link.click()
-    page.wait_for_load_state("networkidle")
+    page.wait_for_url(f"**#{target}")
+    page_ready(page)
     assert page.url.endswith(f"#{target}")
     heading = page.locator(f"[id='{target}']")
     assert heading.count() == 1

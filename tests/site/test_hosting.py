@@ -25,7 +25,7 @@ from pathlib import Path
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 import pytest
-from conftest import ROOT, served
+from conftest import ROOT, served, warm_work
 
 pytestmark = pytest.mark.site
 
@@ -62,9 +62,12 @@ def build(tmp: Path, *options: str) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def hosted(tmp_path_factory):
-    """The site built for SITE_URL, served from a parent folder at /rules/: (site folder, base URL)."""
+def hosted(tmp_path_factory, real_site):
+    """The site built for SITE_URL, served from a parent folder at /rules/: (site folder, base URL).
+    `rulesmith build` itself, from the cache of the session's build: the pages made again for the
+    address, the flowcharts and fonts as they were."""
     tmp = tmp_path_factory.mktemp("hosted")
+    warm_work(real_site, tmp / "work")
     result = build(tmp, "--site", str(tmp / "parent" / "rules"), "--site-url", SITE_URL)
     assert result.returncode == 0, result.stderr
     with served(tmp / "parent") as base:

@@ -9,13 +9,12 @@ page, a search result and a PDF of the same game still open.
 
 from __future__ import annotations
 
-import subprocess
-import sys
+import shutil
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest import ROOT, search, served
-from playwright import sync_api as playwright  # noqa: F401 - a test dependency (pyproject.toml): never skipped
+from conftest import ROOT, page_ready, search, served
+from playwright import sync_api as playwright
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -23,15 +22,6 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.browser
 
 FIRST_SEARCH_BUDGET = 150 * 1024  # bytes a phone moves for its first search (issue 29: "about 150 KB")
-
-
-def _build(content: Path, folder: Path, *options: str) -> Path:
-    site = folder / "site"
-    result = subprocess.run([sys.executable, "-m", "rulesmith.cli", "--content", str(content), "build", "--quiet",
-                             "--site", str(site), "--work", str(folder / "work"), *options],
-                            cwd=ROOT, capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    return site
 
 
 @pytest.fixture(scope="module")
@@ -42,11 +32,10 @@ def shipped(real_site):
 
 
 @pytest.fixture(scope="module")
-def with_pdfs(tmp_path_factory):
-    """The small games of the PDF tests, with their PDFs, served over HTTP."""
-    site = _build(ROOT / "tests" / "fixtures" / "pdf" / "content", tmp_path_factory.mktemp("offline"))
-    with served(site) as base:
-        yield site, base
+def with_pdfs(pdf_fixture_site):
+    """The small games of the PDF tests, with their PDFs (the session's build), served over HTTP."""
+    with served(pdf_fixture_site) as base:
+        yield pdf_fixture_site, base
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +52,7 @@ def _page(browser, url: str, width: int = 390):
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(url)
-    page.wait_for_load_state("networkidle")
+    page_ready(page)
     return context, page, errors
 
 
@@ -123,6 +112,66 @@ def test_other_games_come_after_this_games_results_each_labelled(shipped, browse
     assert errors == []
 
 
+def test_offline_searching_the_other_games_says_which_were_not_saved_and_how_to_save_them(shipped, browser, checked):
+    """Offline, with only this game saved (the other games' indexes do not load), "Search the other
+    games too" does not stay disabled without a word (issue 36): this game's results stay, and the
+    search names the games it could not search and says how to save them."""
+    _site, base = shipped
+    # no worker: it would fetch the indexes itself, around the routes that cut them off
+    context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
+    page = context.new_page()
+    others = [g for g in checked if g != "statecraft"]
+    for game_id in others:  # not saved on this device: no connection for them
+        page.route(f"**/search/{game_id}.js", lambda route: route.abort("internetdisconnected"))
+    page.goto(f"{base}/statecraft/index.html")
+    assert search(page, "bot")
+    more = page.locator(".rs-search__more")
+    more.click()
+    playwright.expect(page.locator(".rs-search__status")).to_contain_text("Not saved on this device")
+    said = page.locator(".rs-search__status").inner_text()
+    context.close()
+    assert all(checked[g].game.info.name in said for g in others), said
+    assert "open each game once while online" in said
+    assert "Statecraft" not in said.split("Not saved on this device")[1]
+
+
+def test_a_complete_table_ranks_above_the_examples_of_single_cases(shipped, browser, checked):
+    """"high society tie" finds the complete High Society influence table (every place, alone and
+    tied) first, above the worked examples that each show one case of it (issue 36: it came 7th)."""
+    _site, base = shipped
+    context, page, errors = _page(browser, f"{base}/deep-state/index.html", 1280)
+    found = search(page, "high society tie")
+    context.close()
+    table = next(t for t in checked["deep-state"].game.tables if t.id == "high-society-influence")
+    assert found[0]["title"] == table.title and "tables.html" in found[0]["href"], found[:3]
+    examples = [n for n, r in enumerate(found) if "examples.html" in r["href"]]
+    assert examples and min(examples) > 0, found[:5]
+    assert errors == []
+
+
+def test_a_rule_that_condenses_a_tables_numbers_offers_them_in_its_result(shipped, browser, checked):
+    """"end of game" on a phone finds Statecraft's End of the Game, whose text sums the items of the
+    final scoring table printed elsewhere (issue 36: it landed on a page that only names them): its
+    result offers that table, and one tap on it lands on the table's numbers."""
+    _site, base = shipped
+    context, page, errors = _page(browser, f"{base}/statecraft/index.html")
+    found = search(page, "end of game")
+    table = next(t for t in checked["statecraft"].game.tables if t.id == "final-scoring")
+    first = found[0]
+    page.locator("a.rs-search__numbers").first.click()
+    page.wait_for_load_state("load")
+    landed = page.url
+    shown = page.locator("#final-scoring").is_visible()
+    in_view = page.evaluate("document.getElementById('final-scoring').getBoundingClientRect().top < innerHeight")
+    context.close()
+    assert first["title"] == "End of the Game", found[:3]
+    assert first["numbers"] == [[f"The numbers: {table.title} \u2192", f"{base}/statecraft/tables.html#final-scoring"]], first
+    assert landed.endswith("/statecraft/tables.html#final-scoring") and shown and in_view
+    # a result on the tables page itself offers nothing more
+    assert all(not r["numbers"] for r in found if "/tables.html" in r["href"])
+    assert errors == []
+
+
 def test_search_works_from_disk(shipped, browser):
     site, _ = shipped
     context, page, errors = _page(browser, (site / "deep-state" / "index.html").as_uri())
@@ -163,8 +212,40 @@ def test_an_installed_game_opens_a_page_a_search_result_and_a_pdf_offline(with_p
     assert seen == []
 
 
-def test_a_newer_hosted_copy_is_offered_as_an_update(with_pdfs, browser, tmp_path):
+def test_offline_another_games_page_says_it_was_not_saved_and_how_to_save_it(with_pdfs, browser, checked):
+    """A phone that saved one game (Harbour Masters), offline, opens a page of another (Tiny): not the
+    browser's own error but a page of ours (the site's root worker) that names the game not saved,
+    says how to save it and links the game that is. The network is cut for the workers too."""
+    from rulesmith.pipeline import check_content
+
     site, base = with_pdfs
+    names = {c.game.id: c.game.info.name for c in check_content(ROOT / "tests" / "fixtures" / "pdf" / "content")}
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{base}/harbour/index.html")
+    page_ready(page)
+    page.locator(".rs-offline").filter(has_text="Saved for offline use").wait_for(timeout=30000)
+    page.wait_for_function("""() => navigator.serviceWorker.getRegistrations().then(all =>
+        all.some(r => r.active && new URL(r.scope).pathname === '/'))""", timeout=30000)
+    context.set_offline(True)
+    page.goto(f"{base}/tiny/glossary.html")
+    heading, text = page.locator("h1").inner_text(), page.locator("body").inner_text()
+    links = page.eval_on_selector_all("a", "links => links.map(a => [a.textContent, a.href])")
+    context.close()
+    assert (site / "sw.js").is_file()
+    assert heading == f"{names['tiny']}: not saved on this device", heading
+    assert "open any of its pages once while online" in text and "Saved for offline use" in text, text
+    assert links == [[names["harbour"], f"{base}/harbour/index.html"]], links
+
+
+def test_a_newer_hosted_copy_is_offered_as_an_update(with_pdfs, browser, tmp_path):
+    site = tmp_path / "site"  # a copy of its own to rebuild by hand: the session's build stays as it is
+    shutil.copytree(with_pdfs[0], site)
+    with served(site) as base:
+        _offered_an_update(site, base, browser)
+
+
+def _offered_an_update(site: Path, base: str, browser) -> None:
     context, page, errors = _page(browser, f"{base}/harbour/index.html")
     page.locator(".rs-offline").filter(has_text="Saved for offline use").wait_for(timeout=30000)
     worker = site / "harbour" / "sw.js"
@@ -194,7 +275,7 @@ def test_the_404_page_works_from_disk(shipped, browser):
     failed: list[str] = []
     page.on("requestfailed", lambda request: failed.append(request.url))
     page.goto((site / "404.html").as_uri())
-    page.wait_for_load_state("networkidle")
+    page_ready(page)
     styled = page.evaluate("getComputedStyle(document.querySelector('.md-header')).position")
     found = search(page, "nigria")
     context.close()

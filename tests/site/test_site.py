@@ -17,13 +17,15 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("e2e")
-    site = folder / "site"
-    result = subprocess.run([sys.executable, "-m", "rulesmith.cli", "build", "--no-pdf", "--quiet",
-                             "--site", str(site), "--work", str(folder / "work")], cwd=ROOT, capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    return site, check_content(ROOT / "content")
+def built(real_site):
+    """The session's build of content/ (no PDFs; read-only) and the checked games."""
+    return real_site, check_content(ROOT / "content")
+
+
+def _copy_of(site: Path, tmp_path: Path) -> Path:
+    """A copy of a built site to build over (the session's build stays as it is for other tests)."""
+    shutil.copytree(site, tmp_path / "site", copy_function=shutil.copy2)
+    return tmp_path / "site"
 
 
 def test_home_lists_every_game(built):
@@ -123,13 +125,14 @@ def test_every_procedure_page_shows_its_flowchart_inline_with_its_steps(built):
 
 def test_gaps_page_lists_every_gap(built):
     from rulesmith.site.pages import gaps_of
+    from rulesmith.values import status as statuses
 
     site, checked = built
     missing = []
     for item in checked:
         page = (site / item.game.id / "gaps.html").read_text(encoding="utf-8")
         for gap in gaps_of(item.game):
-            if gap["status"] not in ("missing", "unverified", "reconstructed", "contradictory"):
+            if gap["status"] not in statuses.MARKED:  # the statuses readers see a marker for, "reading" included
                 missing.append(gap["key"])
         rows = page.split('<article', 1)[1].count("<li>")
         if rows != len(gaps_of(item.game)):
@@ -178,7 +181,7 @@ def test_referred_to_by_appears_on_referenced_entities(built):
 
 
 def test_failed_build_leaves_previous_site_intact(built, tmp_path):
-    site, _ = built
+    site = _copy_of(built[0], tmp_path)
     before = sorted(p.relative_to(site) for p in site.rglob("*"))
     bad = tmp_path / "content" / "statecraft"
     bad.mkdir(parents=True)
@@ -193,7 +196,7 @@ def test_failed_build_leaves_previous_site_intact(built, tmp_path):
 def test_failure_while_building_keeps_the_old_site(built, tmp_path, monkeypatch):
     from rulesmith.commands import build as build_module
 
-    site, _ = built
+    site = _copy_of(built[0], tmp_path)
     before = {p.relative_to(site): p.stat().st_mtime_ns for p in site.rglob("*")}
 
     def broken(*args, **kwargs):
@@ -219,6 +222,24 @@ def test_mkdocs_warning_fails_the_build_with_its_reason(tmp_path):
     with pytest.raises(BuildError) as error:
         mkdocs_build(config, tmp_path / "out")
     assert "missing.md" in str(error.value)
+
+
+@pytest.mark.unit
+def test_the_site_is_named_from_the_project(tmp_path):
+    """Its mkdocs.yml's site_name, else its one game's name, else its folder's: never a generic name."""
+    from types import SimpleNamespace
+
+    from rulesmith.project import Project
+    from rulesmith.site.mkdocs_config import settings
+
+    project = Project(tmp_path / "harbour-rules")
+    (project.content / "harbour").mkdir(parents=True)
+    harbour = SimpleNamespace(id="harbour", info=SimpleNamespace(name="Harbour Lights"))
+    assert settings(project, games=[harbour])["site_name"] == "Harbour Lights"
+    (project.content / "storms").mkdir()
+    assert settings(project, games=[harbour])["site_name"] == "harbour-rules"
+    (project.root / "mkdocs.yml").write_text("site_name: Our rules\n")
+    assert settings(project, games=[harbour])["site_name"] == "Our rules"
 
 
 def test_two_clean_builds_are_byte_identical(built, tmp_path):
@@ -278,3 +299,30 @@ def test_the_engine_runs_again_only_when_the_site_would_change(tmp_path, monkeyp
     assert build() == 3  # a page changed
     shutil.rmtree(site)
     assert build() == 4 and (site / "index.html").is_file()
+
+
+def test_a_note_repeated_in_most_rows_of_a_column_is_shown_once_under_its_table(built):
+    """Statecraft's popular support table repeats one note in 8 of its 9 rows (issue 36: 3.4 screens
+    tall on a phone): the site shows it once, under the table, each of those cells keeping its
+    marker; the row with a note of its own keeps it in its cell."""
+    import html as html_lib
+
+    site, checked = built
+    statecraft = next(c.game for c in checked if c.game.id == "statecraft")
+    table = next(t for t in statecraft.tables if t.id == "popular-support-track")
+    from rulesmith.values.fieldtypes import Value
+
+    notes = [Value.of(cell).note for row in table.rows for cell in row if cell is not None and Value.of(cell).note]
+    shared = max(set(notes), key=notes.count)
+    assert notes.count(shared) >= 8
+    page = html_lib.unescape((site / "statecraft" / "tables.html").read_text(encoding="utf-8"))
+    start = page.index(str(table.rows[0][1])[:40])  # the table's first row
+    section = page[start:page.index("</table>", start) + 2000]
+    body, after = section.split("</table>", 1)
+    words = shared.split("(")[0].split('"')[-1].strip()[:25]
+    assert body.count(words) == 0 and after.count(words) == 1, words
+    [status] = {Value.of(cell).status for row in table.rows for cell in row
+                if cell is not None and Value.of(cell).note == shared}  # the status those cells carry, from the data
+    assert body.count(f"rs-gap--{status}") == notes.count(shared)
+    own = next(n for n in notes if n != shared)
+    assert own[:40] in body

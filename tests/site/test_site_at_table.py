@@ -16,8 +16,7 @@ import sys
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, served
-from playwright import sync_api as playwright
+from conftest import CHROMIUM, CHROMIUM_ARGS, CONTRAST, ROOT, build_site, page_ready, served, warm_work
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -27,15 +26,6 @@ pytestmark = pytest.mark.browser
 AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"  # axe-core 4.10.3 from npm, MPL-2.0 (LICENSE beside it)
 # The Nu HTML Checker (the W3C's validator), from npm's vnu-jar; ./scripts/setup --test installs it.
 VNU = ROOT / ".venv" / "node" / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
-
-
-def build(content: Path, folder: Path) -> Path:
-    site = folder / "site"
-    result = subprocess.run([sys.executable, "-m", "rulesmith.cli", "--content", str(content), "build", "--quiet",
-                             "--no-pdf", "--site", str(site), "--work", str(folder / "work")],
-                            cwd=ROOT, capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    return site
 
 
 @pytest.fixture(scope="module")
@@ -69,8 +59,7 @@ def open_page(browser, url: str, width: int, scheme: str = "light"):
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(url)
-    page.wait_for_load_state("networkidle")
-    page.evaluate("document.fonts.ready.then(() => true)")
+    page_ready(page)
     return context, page, errors
 
 
@@ -94,50 +83,52 @@ TEXT_OUTSIDE = """() => {
 }"""
 
 
-def test_flowchart_text_stays_inside_its_nodes_without_inter_installed(site, url, dejavu_only):
+def test_flowchart_text_stays_inside_its_nodes_without_inter_installed(site, url, dejavu_only, playwright_driver):
     """A reader whose system has only DejaVu: the inline flowcharts draw with the page's Inter,
     so every line of every node fits the box Graphviz measured for it, at print size and fitted."""
     pages = procedure_pages(site)
     assert pages
     problems, nodes = [], 0
-    with playwright.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, env=dejavu_only)
+    # a Chromium of its own, that sees DejaVu only
+    chromium = playwright_driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, env=dejavu_only)
+    for width in (390, 1280):
+        context, page, errors = open_page(chromium, f"{url}/{pages[0]}", width)  # one context per width
         for path in pages:
-            for width in (390, 1280):
-                context, page, errors = open_page(chromium, f"{url}/{path}", width)
-                nodes += page.locator("svg.rs-flowchart__svg g.node").count()
-                problems += [f"{path} @{width}: {t}" for t in page.evaluate(TEXT_OUTSIDE)]
-                page.locator("label.rs-flowchart__button").click()  # full size
-                problems += [f"{path} @{width} full size: {t}" for t in page.evaluate(TEXT_OUTSIDE)]
-                problems += [f"{path}: {e}" for e in errors]
-                context.close()
-        chromium.close()
+            errors.clear()
+            page.goto(f"{url}/{path}")
+            page_ready(page)
+            nodes += page.locator("svg.rs-flowchart__svg g.node").count()
+            problems += [f"{path} @{width}: {t}" for t in page.evaluate(TEXT_OUTSIDE)]
+            page.locator("label.rs-flowchart__button").click()  # full size
+            problems += [f"{path} @{width} full size: {t}" for t in page.evaluate(TEXT_OUTSIDE)]
+            problems += [f"{path}: {e}" for e in errors]
+        context.close()
+    chromium.close()
     assert nodes > 0
     assert problems == []
 
 
-def test_flowchart_text_fits_its_boxes_when_the_web_font_does_not_load(site, url, dejavu_only):
+def test_flowchart_text_fits_its_boxes_when_the_web_font_does_not_load(site, url, dejavu_only, playwright_driver):
     """Inter blocked and only DejaVu (wider) on the system: each line is fitted to its box."""
     pages = procedure_pages(site)[:6]
     problems, nodes = [], 0
-    with playwright.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, env=dejavu_only)
-        for path in pages:
-            context = chromium.new_context(viewport={"width": 390, "height": 844})
-            context.route("**/*.woff2", lambda route: route.abort())
-            page = context.new_page()
-            page.goto(f"{url}/{path}")
-            page.wait_for_load_state("networkidle")
-            page.evaluate("document.fonts.ready.then(() => true)")
-            assert not page.evaluate("document.fonts.check('16px Inter')"), "Inter loaded although blocked"
-            # drawn in the page's own font stack (a sans-serif after Inter), not the browser's default
-            fonts = page.evaluate("""() => [getComputedStyle(document.body).fontFamily,
-              ...new Set([...document.querySelectorAll('svg.rs-flowchart__svg text')].map(t => getComputedStyle(t).fontFamily))]""")
-            assert fonts[1:] == fonts[:1] and fonts[0].rstrip().endswith("sans-serif"), fonts
-            nodes += page.locator("svg.rs-flowchart__svg g.node").count()
-            problems += [f"{path}: {t}" for t in page.evaluate(TEXT_OUTSIDE)]
-            context.close()
-        chromium.close()
+    # a Chromium of its own, that sees DejaVu only
+    chromium = playwright_driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, env=dejavu_only)
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    context.route("**/*.woff2", lambda route: route.abort())
+    page = context.new_page()
+    for path in pages:
+        page.goto(f"{url}/{path}")
+        page_ready(page)
+        assert not page.evaluate("document.fonts.check('16px Inter')"), "Inter loaded although blocked"
+        # drawn in the page's own font stack (a sans-serif after Inter), not the browser's default
+        fonts = page.evaluate("""() => [getComputedStyle(document.body).fontFamily,
+          ...new Set([...document.querySelectorAll('svg.rs-flowchart__svg text')].map(t => getComputedStyle(t).fontFamily))]""")
+        assert fonts[1:] == fonts[:1] and fonts[0].rstrip().endswith("sans-serif"), fonts
+        nodes += page.locator("svg.rs-flowchart__svg g.node").count()
+        problems += [f"{path}: {t}" for t in page.evaluate(TEXT_OUTSIDE)]
+    context.close()
+    chromium.close()
     assert nodes > 0
     assert problems == []
 
@@ -169,31 +160,6 @@ def test_flowchart_follows_the_palette(url, browser, scheme):
     assert errors == []
     assert colours["node"] == colours["page"] and colours["text"] == colours["body"], colours
 
-
-# The contrast of an element's text with what is drawn behind it (WCAG 2: relative luminance),
-# each colour composed over the ones beneath it (alpha), up to the page's own background.
-CONTRAST = """(selector) => {
-  const parse = c => { const v = c.match(/[\\d.]+/g).map(Number); return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1]; };
-  const over = (top, under) => top.slice(0, 3).map((c, i) => c * top[3] + under[i] * (1 - top[3])).concat(1);
-  const behind = element => {
-    const layers = [];
-    for (let e = element; e; e = e.parentElement) {
-      const c = parse(getComputedStyle(e).backgroundColor);
-      if (c[3] > 0) layers.push(c);
-      if (c[3] >= 1) break;
-    }
-    return layers.reverse().reduce((under, top) => over(top, under), [255, 255, 255, 1]);
-  };
-  const luminance = rgb => rgb.slice(0, 3).map(c => c / 255)
-    .map(c => c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)
-    .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
-  return [...document.querySelectorAll(selector)].map(element => {
-    const back = behind(element), text = over(parse(getComputedStyle(element).color), back);
-    const [a, b] = [luminance(text), luminance(back)].sort((x, y) => y - x);
-    return {text: element.textContent.trim(), end: element.closest('[data-end]') !== null,
-            ratio: (a + 0.05) / (b + 0.05)};
-  });
-}"""
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -237,47 +203,19 @@ AXE_RUN = """async () => {
 }"""
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("width", [390, 1280])
-def test_no_serious_accessibility_violations_in_the_content(site, url, browser, width, scheme):
-    """axe-core on the content area of every sampled page: no serious or critical violation."""
-    axe = AXE.read_text(encoding="utf-8")
-    found = []
-    for path in sample_pages(site):
-        context, page, errors = open_page(browser, f"{url}/{path}", width, scheme)
-        page.evaluate(axe)  # the test's tool, run as the browser's own: the page's policy lets no inline script in
-        found += [f"{path}: {v}" for v in page.evaluate(AXE_RUN)]
-        found += [f"{path}: console: {e}" for e in errors]
-        context.close()
-    print(f"axe serious/critical at {width}px {scheme}: {len(found)}")
-    assert found == []
-
-
 SIDEWAYS = """() => [...document.querySelectorAll('article table')].map(table => {
   const frame = table.closest('.md-typeset__scrollwrap');
   const cell = table.querySelector('td');
-  return {scrolls: !!frame && frame.scrollWidth > frame.clientWidth + 1,
+  const stacked = table.hasAttribute('data-rs-stacked'), heads = [...table.querySelectorAll('thead th')].map(h => h.textContent.trim());
+  return {scrolls: !!frame && frame.scrollWidth > frame.clientWidth + 1, stacked: stacked,
+          // a stacked row's cells each led by their column's heading, drawn before the cell's text
+          unlabelled: stacked ? [...table.querySelectorAll('tbody tr')].flatMap(row => [...row.cells].slice(1)
+            .filter((cell, k) => heads[k + 1] && (cell.dataset.label !== heads[k + 1]
+                                 || getComputedStyle(cell, '::before').content !== JSON.stringify(heads[k + 1])))
+            .map(cell => cell.textContent.slice(0, 30))) : [],
           cue: !!frame && getComputedStyle(frame).backgroundImage.includes('gradient')
                && !!cell && getComputedStyle(cell).position === 'sticky'};
 })"""
-
-
-def test_phone_tables_that_scroll_sideways_show_a_cue(site, url, browser):
-    """At 390 px: report how many tables scroll sideways; each that does keeps its first column in
-    view and shows an edge shadow."""
-    scrolling, without_cue, tables = [], [], 0
-    for path in sample_pages(site):
-        context, page, _errors = open_page(browser, f"{url}/{path}", 390)
-        for n, table in enumerate(page.evaluate(SIDEWAYS)):
-            tables += 1
-            if table["scrolls"]:
-                scrolling.append(f"{path} table {n + 1}")
-                if not table["cue"]:
-                    without_cue.append(f"{path} table {n + 1}")
-        context.close()
-    print(f"390 px: {len(scrolling)} of {tables} tables scroll sideways, {len(without_cue)} without a cue")
-    assert tables > 0
-    assert without_cue == []
 
 
 LAYOUT = """() => {
@@ -304,14 +242,76 @@ LAYOUT = """() => {
 }"""
 
 
-def test_phone_pages_have_no_stray_space_giant_icons_or_sideways_overflow(site, url, browser):
+@pytest.fixture(scope="module")
+def sweep(site, url, browser):
+    """Every sampled page read once at a (width, scheme), for every test that reads those pages at
+    that size: one context per (width, scheme) with axe-core injected once (as the browser's own
+    script: the page's policy lets no inline script in), each page loaded and settled (its fonts
+    and Material's table frames), then measured: the phone layout and tables, axe's serious and
+    critical violations in the content area, and the console's errors. {page: what it found}."""
+    axe = AXE.read_text(encoding="utf-8")
+    swept: dict[tuple[int, str], dict[str, dict]] = {}
+
+    def at(width: int, scheme: str) -> dict[str, dict]:
+        if (width, scheme) not in swept:
+            context = browser.new_context(viewport={"width": width, "height": 844}, color_scheme=scheme)
+            context.add_init_script(axe)
+            page = context.new_page()
+            errors: list[str] = []
+            page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            found = {}
+            for path in sample_pages(site):
+                errors.clear()
+                page.goto(f"{url}/{path}")
+                page_ready(page)
+                found[path] = {"tables": page.evaluate(SIDEWAYS), "layout": page.evaluate(LAYOUT),
+                               "axe": page.evaluate(AXE_RUN), "errors": list(errors)}
+            context.close()
+            swept[(width, scheme)] = found
+        return swept[(width, scheme)]
+
+    return at
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [390, 1280])
+def test_no_serious_accessibility_violations_in_the_content(sweep, width, scheme):
+    """axe-core on the content area of every sampled page: no serious or critical violation."""
+    found = []
+    for path, seen in sweep(width, scheme).items():
+        found += [f"{path}: {v}" for v in seen["axe"]]
+        found += [f"{path}: console: {e}" for e in seen["errors"]]
+    print(f"axe serious/critical at {width}px {scheme}: {len(found)}")
+    assert found == []
+
+
+def test_phone_tables_fit_or_stack_and_the_few_that_scroll_show_a_cue(sweep):
+    """At 390 px: at most 1 table in 20 scrolls sideways; the rest fit the screen or are stacked
+    (a row a block, each cell led by its column's heading); each that scrolls keeps its first
+    column in view and shows an edge shadow."""
+    scrolling, without_cue, unlabelled, stacked, tables = [], [], [], 0, 0
+    for path, seen in sweep(390, "light").items():
+        for n, table in enumerate(seen["tables"]):
+            tables += 1
+            stacked += table["stacked"]
+            unlabelled += [f"{path} table {n + 1}: {cell}" for cell in table["unlabelled"]]
+            if table["scrolls"]:
+                scrolling.append(f"{path} table {n + 1}")
+                if not table["cue"]:
+                    without_cue.append(f"{path} table {n + 1}")
+    print(f"390 px: {len(scrolling)} of {tables} tables scroll sideways, {stacked} stacked, {len(without_cue)} without a cue")
+    assert tables > 0 and stacked > 0
+    assert len(scrolling) * 20 <= tables, scrolling
+    assert without_cue == [] and unlabelled == []
+
+
+def test_phone_pages_have_no_stray_space_giant_icons_or_sideways_overflow(sweep):
     """At 390 px on every sampled page: the page never scrolls sideways, icons in text are the size of
     the text, and no heading ends in an empty line (an invisible permalink wrapped onto its own)."""
     problems = []
-    for path in sample_pages(site):
-        context, page, _errors = open_page(browser, f"{url}/{path}", 390)
-        problems += [f"{path}: {p}" for p in page.evaluate(LAYOUT)]
-        context.close()
+    for path, seen in sweep(390, "light").items():
+        problems += [f"{path}: {p}" for p in seen["layout"]]
     assert problems == []
 
 
@@ -353,13 +353,14 @@ def test_search_index_loads_on_the_first_search_only(url, browser):
     assert [u.rsplit("/", 1)[1] for u in loaded] == ["site.js", "statecraft.js"] and "Nigeria" in text
 
 
-def test_first_load_stays_under_one_megabyte_with_fifty_more_games(tmp_path_factory, browser):
+def test_first_load_stays_under_one_megabyte_with_fifty_more_games(tmp_path_factory, real_site, browser):
     folder = tmp_path_factory.mktemp("fifty")
     content = folder / "content"
     shutil.copytree(ROOT / "content", content)
     subprocess.run([sys.executable, str(ROOT / "scripts" / "make_synthetic_games.py"), str(content), "--games", "50"],
                    check=True, capture_output=True)
-    site = build(content, folder)
+    site = folder / "site"  # the shipped games' flowcharts and pages from the session's build: the 50 are new
+    build_site(content, site, warm_work(real_site, folder / "work"))
     with served(site) as base:
         size = first_load_bytes(browser, f"{base}/statecraft/index.html")
     print(f"53 games, statecraft/index.html: {size / 1024:.0f} KB")

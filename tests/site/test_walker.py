@@ -35,7 +35,7 @@ STATE = """() => {
   const step = steps[0];
   const text = step.querySelector('.rs-walker__text').cloneNode(true);
   text.querySelectorAll('.rs-icon').forEach(i => i.replaceWith('[' + i.getAttribute('aria-label') + ']'));
-  text.querySelectorAll('.rs-gap-ref').forEach(i => i.remove());
+  text.querySelectorAll('.rs-gap-ref, .rs-walker__marks').forEach(i => i.remove());  // the step's words, apart from its marks (test_marks.py)
   const shown = e => !!e && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
   return {
     procedure: root.getAttribute('data-procedure'), count: steps.length, step: step.getAttribute('data-step'),
@@ -436,11 +436,17 @@ def test_the_phones_back_button_undoes_a_step(server, page, game_id, procedure_i
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     page.go_back()
     at(1)
-    scrolled = page.evaluate("() => { window.scrollTo(0, document.querySelector('.rs-walker').getBoundingClientRect().bottom"
-                             " + scrollY + 100); return scrollY; }")  # reading below the walker
+    # Reading below the walker: what the reader sees there is where they left it after a reload.
+    # Judged by what is on the screen, not by scrollY: the page above may lay out a line taller or
+    # shorter from one load to the next (fonts, the header), and the browser keeps the text read in
+    # place (scroll anchoring), so scrollY alone differs by a line while the reader's view does not.
+    below = "document.querySelector('.rs-walker').nextElementSibling.getBoundingClientRect().top"
+    seen = page.evaluate(f"() => {{ window.scrollTo(0, document.querySelector('.rs-walker').getBoundingClientRect().bottom"
+                         f" + scrollY + 100); return {below}; }}")
+    assert seen < 0  # the walker is scrolled out of view
     page.reload()  # the same step, and the page where the reader had scrolled it
     at(1, moved=False)
-    page.wait_for_function(f"() => Math.abs(scrollY - {scrolled}) <= 2")
+    page.wait_for_function(f"() => Math.abs({below} - ({seen})) <= 2")
     page.go_forward()
     at(2)
     page.go_forward()
@@ -493,7 +499,9 @@ CHART = """async () => {
     });
   }));
   return {family: getComputedStyle(svg.querySelector('text')).fontFamily, spills: spills, misplaced: misplaced, lowest: Math.min(...texts),
-          smallest: Math.min(...Array.from(svg.querySelectorAll('text'), t => parseFloat(getComputedStyle(t).fontSize) * Math.abs(t.getScreenCTM().a))),
+          // at 1:1: as drawn, times the chart's own width over its width on the screen (fitted to a narrower window)
+          smallest: Math.min(...Array.from(svg.querySelectorAll('text'), t => parseFloat(getComputedStyle(t).fontSize) * Math.abs(t.getScreenCTM().a)))
+                    * svg.width.baseVal.value / svg.getBoundingClientRect().width,
           faces: Array.from(document.fonts).filter(f => f.status !== 'unloaded').map(f => f.family + ' ' + f.status),
           sources: Array.from(document.styleSheets).flatMap(s => Array.from(s.cssRules)).filter(r => r instanceof CSSFontFaceRule).map(r => r.style.getPropertyValue('src'))};
 }"""
@@ -534,6 +542,28 @@ def test_the_whole_chart_carries_its_font_and_its_text_fits_its_boxes(server, si
         assert not chart["spills"], (where, chart["spills"])
         assert not chart["misplaced"], (where, "answers on another edge", chart["misplaced"])
         assert chart["smallest"] >= 12 and chart["lowest"] >= 4.5, (where, chart)
+
+
+def test_the_whole_chart_opens_fitted_to_a_phones_screen(server, browser):
+    """Every chart's own file ("Whole chart"), opened on a 390 px phone (touch, the phone's own
+    zoom): the whole chart in view across, none of it cut off at the right, the page panning down
+    only; a chart narrower than the window keeps its print size."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.route("**/favicon.ico", lambda route: route.fulfill(status=204))
+    seen = {}
+    for game_id, procedure_id in CHART_FILES:
+        page.goto(f"{server}/{layout.flowchart_file(game_id, procedure_id)}")
+        seen[procedure_id] = page.evaluate("""() => {
+          const svg = document.documentElement, box = svg.getBoundingClientRect(), scale = visualViewport.scale;
+          return {right: Math.round(box.right * scale), across: Math.round(document.scrollingElement.scrollWidth * scale),
+                  drawn: box.width, natural: svg.width.baseVal.value, window: innerWidth};
+        }""")
+    context.close()
+    cut = {p: s for p, s in seen.items() if s["right"] > PHONE["width"] + 1 or s["across"] > PHONE["width"] + 1}
+    shrunk = {p: s for p, s in seen.items() if s["natural"] <= s["window"] and abs(s["drawn"] - s["natural"]) > 1}
+    assert seen and cut == {} and shrunk == {}, (cut, shrunk)
+    assert any(s["natural"] > s["window"] for s in seen.values())  # one at least was fitted
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

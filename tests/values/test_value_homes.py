@@ -221,5 +221,5 @@ def test_a_short_row_read_by_a_value_reference_is_a_located_problem(tmp_path):
         ("content.yaml", 30, 66, "table 'stages', row '2' has no cell in column 'influence' in "
          "[[value:table:stages.2.influence]]", "the row has 1 cells and the table 2 columns: give it one cell per column"),
         ("content.yaml", 30, 136, "example 'stage-two' cannot be computed: lookup: row 2 of table 'stages' has no cell "
-         "in column 'influence'", "use the inputs, numbers and the functions listed in content/README.md"),
+         "in column 'influence'", "use the inputs, numbers and the functions `rulesmith format examples` lists"),
     ]

@@ -1,207 +1,20 @@
-/* Rulesmith: the bot's turn, played from the data (issue 25).
+/* Rulesmith: the bot's turn, played by the page (issues 25, 43).
  *
  * The page holds every text, rendered and hidden (templates/site/bot-companion.md.j2), and the
- * turn as JSON (rulesmith/site/botturn.py): its parts, the procedures with their links, calls,
- * rolls, draws and state changes, and every table answer computed for every state. This script
- * keeps the place as the answers given since the turn began, replayed from the start (the
- * procedures' moves by the procedure interpreter, procedure.js, as on the procedure pages' walker;
- * the turn's parts, rolls and draws here):
- *   #bot&state=turn:3,difficulty:hard&seed=42&log=g.d.0.r4n1.d
- * Each answer is a history entry (Back undoes it: place.js, as on the procedure pages' walker);
- * the address and local storage keep the state, so a reload or a locked phone comes back to the
- * same step. Plain script, no dependencies.
+ * turn as JSON (rulesmith/site/botturn.py): its parts and events, the procedures with their links,
+ * calls, rolls, draws, state changes, who answers each decision (asks: board, or given), and every
+ * table answer computed for every state. The procedure interpreter (procedure.js: Turn) plays the
+ * turn from its start with the answers given since; this script shows where that stops: what the
+ * page did and answered since the last stop (each answer a line with its reason), then the one
+ * thing the player must do or answer. The place is in the address and in local storage:
+ *   #bot&state=turn:3,difficulty:hard&seed=42&log=e0-2.1.d
+ * Each answer is an entry of the history (Back undoes it: place.js); "Roll again" replaces the
+ * roll. Plain script, no dependencies.
  */
 (function () {
   "use strict";
 
-  var addresses = rulesmithProcedure.addresses;
-
-  /* A small seeded generator (mulberry32): the same seed and place give the same roll. */
-  function random(seed, a, b) {
-    var t = (seed ^ Math.imul(a + 1, 0x9e3779b1) ^ Math.imul(b + 7, 0x85ebca6b)) >>> 0;
-    return function () {
-      t = (t + 0x6d2b79f5) >>> 0;
-      var r = Math.imul(t ^ (t >>> 15), 1 | t);
-      r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
-      return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
-  function Bot(root) {
-    this.root = root;
-    this.data = JSON.parse(root.querySelector(".rs-bot__data").getAttribute("data-bot"));
-    this.stage = root.querySelector(".rs-bot__stage");
-    this.where = root.querySelector(".rs-bot__where");
-    this.stateLine = root.querySelector(".rs-bot__state");
-    this.live = root.querySelector(".rs-bot__live");
-    this.form = root.querySelector(".rs-bot__setup");
-    this.storage = "rulesmith-bot:" + location.pathname;
-    this.interpreter = new rulesmithProcedure.Interpreter(this.data);
-    this.vars = this.interpreter.variables;
-  }
-
-  /* ------------------------------------------------------------ the address and storage */
-
-  Bot.prototype.encode = function (saved) {
-    return addresses.turn.format(saved, this.data.state);
-  };
-
-  Bot.prototype.decode = function (hash) {
-    var found = addresses.turn.parse(hash);
-    return found && this.interpreter.isState(found.state) ? found : null;
-  };
-
-  Bot.prototype.store = function (saved) {
-    try { localStorage.setItem(this.storage, JSON.stringify(saved)); } catch (error) { /* private mode */ }
-  };
-
-  Bot.prototype.stored = function () {
-    try {
-      var saved = JSON.parse(localStorage.getItem(this.storage) || "null");
-      return saved && this.interpreter.isState(saved.state) ? saved : null;
-    } catch (error) { return null; }
-  };
-
-  Bot.prototype.notes = function () {
-    try { return JSON.parse(localStorage.getItem(this.storage + ":cards") || "{}"); } catch (error) { return {}; }
-  };
-
-  Bot.prototype.note = function (deck, text) {
-    var notes = this.notes();
-    notes[deck] = text;
-    try { localStorage.setItem(this.storage + ":cards", JSON.stringify(notes)); } catch (error) { /* ignore */ }
-  };
-
-  /* Every answer is a new history entry: the phone's Back button undoes it. */
-  Bot.prototype.push = function (saved) {
-    this.saved = saved;
-    this.store(saved);
-    this.place.go(this.encode(saved));
-    this.render(true);
-  };
-
-  /* The place of an entry of the history (Back, Forward): a turn, or the set-up the page opened at. */
-  Bot.prototype.show = function (address) {
-    var found = this.decode(address);
-    if (found) {
-      if (this.saved && this.encode(found) === this.encode(this.saved) && this.form.hidden) return;
-      this.saved = found;
-      this.store(found);
-      this.render(true);
-    } else if (address === "") {
-      this.setup(this.saved && this.saved.state);
-    }
-  };
-
-  /* ------------------------------------------------------------ the state */
-
-  Bot.prototype.valueName = function (id, value) {
-    var v = this.vars[id];
-    for (var i = 0; v && i < v.values.length; i++) if (v.values[i][0] === value) return v.values[i][1];
-    return value;
-  };
-
-  Bot.prototype.applies = function (part, state) {
-    for (var id in part.only) {
-      if (Object.prototype.hasOwnProperty.call(part.only, id) && part.only[id].indexOf(state[id]) < 0) return false;
-    }
-    return true;
-  };
-
-  /* ------------------------------------------------------------ replaying the answers */
-
-  /* Whether a step has what it waits for: its roll, its draw (from a deck the page holds). */
-  Bot.prototype.ready = function (node, pending) {
-    return !(node.roll && !(pending && pending.roll)) &&
-      !(node.draw && this.data.decks[node.draw.deck].cards.length && !(pending && pending.drawn));
-  };
-
-  /* Where the answers lead: {part, walk (the procedure interpreter's, null at a part's opening),
-     state, intro, done, pending (a step's roll or draw), valid (the answers that held), skipped}. */
-  Bot.prototype.replay = function (saved) {
-    var self = this, data = this.data, interpreter = this.interpreter;
-    var here = { part: 0, walk: null, state: Object.assign({}, saved.state), intro: true, done: false,
-                 pending: null, valid: 0, skipped: [] };
-
-    function settle() { // pass by the parts whose state says they do not apply
-      while (here.part < data.parts.length && here.intro && !self.applies(data.parts[here.part], here.state)) {
-        here.skipped.push(here.part);
-        here.part++;
-      }
-      if (here.part >= data.parts.length) here.done = true;
-    }
-
-    function walkOn(walk) {
-      here.walk = walk;
-      here.state = walk.vars;
-      here.pending = null;
-    }
-
-    settle();
-    for (var i = 0; i < saved.log.length; i++) {
-      var token = saved.log[i];
-      if (here.done) break;
-      if (here.intro) {
-        var part = data.parts[here.part];
-        if (token === "g") {
-          here.intro = false;
-          walkOn(interpreter.start(part.procedure, here.state));
-        } else if (token === "s" && part.skip) {
-          here.skipped.push(here.part);
-          here.part++;
-          settle();
-        } else break;
-        here.valid = i + 1;
-        continue;
-      }
-      var n = interpreter.node(here.walk), m;
-      if (n.type === "end" && !interpreter.called(here.walk)) { // the part's end: the next part, or again
-        if (token === "d") {
-          here.walk = null;
-          here.intro = true;
-          here.part++;
-          settle();
-        } else if (token === "a" && data.parts[here.part].repeat) {
-          walkOn(interpreter.start(here.walk.frames[0].procedure, here.state));
-        } else break;
-      } else if (n.type === "step" && (m = /^r(\d+)(?:n(\d+))?$/.exec(token)) && n.roll) {
-        var face = parseInt(m[1], 10);
-        if (face < n.roll.dice || face > n.roll.dice * n.roll.sides) break;
-        here.pending = { roll: face, attempt: m[2] ? parseInt(m[2], 10) : 0, rolled: !!m[2] };
-      } else if (n.type === "step" && (m = /^w(\d+)n(\d+)$/.exec(token)) && n.draw && data.decks[n.draw.deck].cards.length) {
-        var count = parseInt(m[1], 10);
-        if (count < n.draw.count || count > n.draw.upTo) break;
-        here.pending = { drawn: self.draw(saved.seed, i, parseInt(m[2], 10), n.draw.deck, count), attempt: parseInt(m[2], 10) };
-      } else if (n.type === "step" && token === "x" && n.draw && data.decks[n.draw.deck].cards.length) {
-        here.pending = { drawn: [], table: true }; // drawn at the table: nothing to show
-      } else { // a move of the procedures: a branch, done (a call entered or returned from), on without a call
-        if (n.type === "step" && !self.ready(n, here.pending)) break;
-        var next = interpreter.move(here.walk, token);
-        if (!next) break;
-        walkOn(next);
-      }
-      here.valid = i + 1;
-    }
-    return here;
-  };
-
-  Bot.prototype.draw = function (seed, place, attempt, deck, count) {
-    var cards = this.data.decks[deck].cards.slice(), next = random(seed, place, attempt);
-    for (var i = cards.length - 1; i > 0; i--) {
-      var j = Math.floor(next() * (i + 1)), t = cards[i];
-      cards[i] = cards[j];
-      cards[j] = t;
-    }
-    return cards.slice(0, count);
-  };
-
-  Bot.prototype.roll = function (seed, place, attempt, roll) {
-    var next = random(seed, place, attempt), total = 0;
-    for (var i = 0; i < roll.dice; i++) total += 1 + Math.floor(next() * roll.sides);
-    return total;
-  };
-
-  /* ------------------------------------------------------------ showing the place */
+  var procedureJs = rulesmithProcedure, addresses = procedureJs.addresses;
 
   function el(tag, attrs, text) {
     var e = document.createElement(tag);
@@ -216,29 +29,212 @@
     return b;
   }
 
+  function Bot(root) {
+    this.root = root;
+    this.data = JSON.parse(root.querySelector(".rs-bot__data").getAttribute("data-bot"));
+    this.stage = root.querySelector(".rs-bot__stage");
+    this.where = root.querySelector(".rs-bot__where");
+    this.stateLine = root.querySelector(".rs-bot__state");
+    this.live = root.querySelector(".rs-bot__live");
+    this.form = root.querySelector(".rs-bot__setup");
+    this.base = "rulesmith-bot:" + location.pathname;
+    this.storage = this.base;
+    this.current = 1;
+    this.count = Math.max(1, this.data.upTo || 1);
+    this.turn = new procedureJs.Turn(this.data);
+    this.interpreter = this.turn.interpreter;
+    this.vars = this.interpreter.variables;
+  }
+
+  /* ------------------------------------------------------------ the address and storage */
+
+  Bot.prototype.encode = function (saved) {
+    return addresses.turn.format({ state: saved.state, seed: saved.seed, log: saved.log, bot: this.current }, this.data.state);
+  };
+
+  Bot.prototype.decode = function (hash) {
+    var found = addresses.turn.parse(hash);
+    return found && this.interpreter.isState(found.state) && found.bot >= 1 && found.bot <= this.count ? found : null;
+  };
+
+  /* ------------------------------------------------------------ several bots (where the rules allow them) */
+
+  /* Bot n: its own state and turn, kept under its own key. */
+  Bot.prototype.useBot = function (n) {
+    this.current = n;
+    this.storage = this.base + (n > 1 ? ":bot" + n : "");
+    var buttons = this.root.querySelectorAll(".rs-bot__bots button");
+    for (var i = 0; i < buttons.length; i++) buttons[i].setAttribute("aria-pressed", String(i + 1 === n));
+  };
+
+  Bot.prototype.switchTo = function (n) {
+    if (n === this.current) return;
+    this.useBot(n);
+    this.dropped = false;
+    var saved = this.stored();
+    this.saved = saved;
+    if (saved) {
+      this.place.go(this.encode(saved));
+      this.render(true);
+    } else {
+      this.setup(null);
+    }
+    this.showDropped();
+  };
+
+  Bot.prototype.switcher = function () {
+    if (this.count < 2) return;
+    var bar = el("div", { "class": "rs-bot__bots", role: "group", "aria-label": "Which bot" });
+    for (var n = 1; n <= this.count; n++) {
+      var b = el("button", { type: "button", "class": "md-button rs-bot__bot", "data-bot": String(n), "aria-pressed": String(n === this.current) }, "Bot " + n);
+      bar.appendChild(b);
+    }
+    this.root.insertBefore(bar, this.root.querySelector(".rs-bot__top"));
+  };
+
+  Bot.prototype.store = function (saved) {
+    try { localStorage.setItem(this.storage, JSON.stringify(saved)); } catch (error) { /* private mode */ }
+  };
+
+  /* The turn kept on the phone, or null. What the page did not write (a missing or wrong-typed
+     field, a value the state does not have, an older version's shape, text that is not JSON) is
+     dropped, with a line saying so, and the page starts clean: it never stays broken. */
+  Bot.prototype.stored = function () {
+    var text = null;
+    try { text = localStorage.getItem(this.storage); } catch (error) { return null; }
+    if (text === null) return null;
+    var saved = null;
+    try { saved = JSON.parse(text); } catch (error) { saved = null; }
+    if (this.wellFormed(saved)) return { state: saved.state, seed: saved.seed, log: saved.log.slice() };
+    try { localStorage.removeItem(this.storage); } catch (error) { /* ignore */ }
+    this.dropped = true;
+    return null;
+  };
+
+  Bot.prototype.wellFormed = function (saved) {
+    var self = this;
+    return !!saved && typeof saved === "object" && !Array.isArray(saved) &&
+      Object.keys(saved).every(function (k) { return k === "state" || k === "seed" || k === "log"; }) &&
+      !!saved.state && typeof saved.state === "object" &&
+      Object.keys(saved.state).every(function (k) { return Object.prototype.hasOwnProperty.call(self.vars, k); }) &&
+      this.interpreter.isState(saved.state) &&
+      typeof saved.seed === "number" && saved.seed === Math.floor(saved.seed) && saved.seed > 0 && saved.seed < 4294967296 &&
+      Array.isArray(saved.log) && saved.log.length < 5000 &&
+      saved.log.every(function (token) { return typeof token === "string" && /^[a-z0-9-]{1,40}$/.test(token); });
+  };
+
+  /* The notes kept for decks the source does not reproduce: {deck id: text}, each checked (storage
+     is not the page's alone: every file:// page shares one in Chromium). */
+  var MAX_NOTE = 500;
+  Bot.prototype.notes = function () {
+    var given = null, notes = {};
+    try { given = JSON.parse(localStorage.getItem(this.storage + ":cards") || "{}"); } catch (error) { given = null; }
+    if (!given || typeof given !== "object" || Array.isArray(given)) return notes;
+    for (var deck in this.data.decks) {
+      if (Object.prototype.hasOwnProperty.call(this.data.decks, deck) && Object.prototype.hasOwnProperty.call(given, deck) &&
+          typeof given[deck] === "string" && given[deck].length <= MAX_NOTE) notes[deck] = given[deck];
+    }
+    return notes;
+  };
+
+  Bot.prototype.note = function (deck, text) {
+    var notes = this.notes();
+    notes[deck] = text;
+    try { localStorage.setItem(this.storage + ":cards", JSON.stringify(notes)); } catch (error) { /* ignore */ }
+  };
+
+  /* Every answer is a new history entry: the phone's Back button undoes it. */
+  Bot.prototype.push = function (saved, replace) {
+    this.saved = saved;
+    this.store(saved);
+    if (replace) this.place.replace(this.encode(saved));
+    else this.place.go(this.encode(saved));
+    this.render(true);
+  };
+
+  /* The place of an entry of the history (Back, Forward): a turn, or the set-up the page opened at. */
+  Bot.prototype.show = function (address) {
+    var found = this.decode(address);
+    if (found) {
+      if (found.bot !== this.current) this.useBot(found.bot);
+      if (this.saved && this.encode(found) === this.encode(this.saved) && this.form.hidden) return;
+      this.saved = found;
+      this.store(found);
+      this.render(true);
+    } else if (address === "") {
+      this.setup(this.saved && this.saved.state);
+    }
+  };
+
+  /* ------------------------------------------------------------ words */
+
+  Bot.prototype.valueName = function (id, value) {
+    var v = this.vars[id];
+    for (var i = 0; v && i < v.values.length; i++) if (v.values[i][0] === value) return v.values[i][1];
+    return value;
+  };
+
+  Bot.prototype.stateText = function (state) {
+    var self = this;
+    return (this.count > 1 ? "Bot " + this.current + " · " : "") +
+      this.data.state.map(function (v) { return v.name + " " + self.valueName(v.id, state[v.id]); }).join(" · ");
+  };
+
+  Bot.prototype.title = function (procedure) { return this.data.procedures[procedure].title; };
+
+  Bot.prototype.eventName = function (id) {
+    var found = (this.data.events || []).filter(function (e) { return e.id === id; })[0];
+    return found ? found.name : id;
+  };
+
+  /* A node's text as the page renders it (a copy), and its tables. */
+  Bot.prototype.text = function (procedure, node) {
+    var found = this.root.querySelector('.rs-bot__library [data-procedure="' + procedure + '"] [data-node="' + node + '"]');
+    return found ? found.cloneNode(true) : el("div");
+  };
+
+  Bot.prototype.plain = function (procedure, node) {
+    var found = this.root.querySelector('.rs-bot__library [data-procedure="' + procedure + '"] [data-node="' + node + '"] .rs-walker__text');
+    return found ? found.textContent.replace(/\s+/g, " ").trim() : "";
+  };
+
   Bot.prototype.library = function (selector) {
     var found = this.root.querySelector(".rs-bot__library " + selector);
     return found ? found.cloneNode(true) : null;
   };
 
-  Bot.prototype.stateText = function (state) {
+  /* Why the page gave an answer, in words. */
+  Bot.prototype.reason = function (why) {
     var self = this;
-    return this.data.state.map(function (v) { return v.name + " " + self.valueName(v.id, state[v.id]); }).join(" · ");
+    if (why.state) return why.state.map(function (pair) { return self.vars[pair[0]].name + ": " + self.valueName(pair[0], pair[1]); }).join(", ");
+    if (why.source === "roll") return "rolled " + why.value;
+    if (why.source === "read") return "the table gives " + why.value;
+    if (why.source === "drawn") return "drawn: " + why.value;
+    if (why.ended) {
+      var end = this.plain(why.procedure, why.ended).split(/(?<=\.)\s/)[0];
+      return this.title(why.procedure) + " ended: " + end;
+    }
+    if (why.count) return why.count.label + ": " + why.count.count + (why.count.of !== null ? " of " + why.count.of : "");
+    if (why.event) return this.eventName(why.event);
+    return "";
   };
 
+  /* ------------------------------------------------------------ showing the place */
+
   Bot.prototype.render = function (moved) {
-    var saved = this.saved, here = this.replay(saved), data = this.data, self = this;
-    if (here.valid < saved.log.length) { // an address that went astray: cut to where it holds
-      saved = this.saved = { state: saved.state, seed: saved.seed, log: saved.log.slice(0, here.valid) };
+    var saved = this.saved, play = this.turn.play(saved.state, saved.seed, saved.log);
+    if (play.valid < saved.log.length) { // an address that went astray: cut to where it holds
+      saved = this.saved = { state: saved.state, seed: saved.seed, log: saved.log.slice(0, play.valid) };
       this.place.replace(this.encode(saved));
       this.store(saved);
     }
-    this.here = here;
+    this.play = play;
     this.form.hidden = true;
+    this.keepResume(play, saved);
     this.stage.hidden = false;
     this.root.querySelector(".rs-bot__top").hidden = false;
     this.root.querySelector(".rs-bot__controls").hidden = false;
-    this.stateLine.textContent = this.stateText(here.state);
+    this.stateLine.textContent = this.stateText(play.vars);
     var placed = this.stage.querySelectorAll("[data-chart]"); // the charts outlive the view: back to the root
     for (var p = 0; p < placed.length; p++) this.root.appendChild(placed[p]);
     this.stage.textContent = "";
@@ -246,152 +242,204 @@
     this.root.querySelector('[data-act="restart"]').disabled = saved.log.length === 0;
     var charts = this.root.querySelectorAll("[data-chart]");
     for (var c = 0; c < charts.length; c++) charts[c].hidden = true;
-    var view = el("div", { "class": "rs-bot__view" }), spoken;
-    if (here.done) {
-      spoken = this.renderEnd(view, here);
-      this.where.textContent = "End of the turn";
-    } else if (here.intro) {
-      spoken = this.renderIntro(view, here);
-    } else {
-      spoken = this.renderNode(view, here, saved);
+    var view = el("div", { "class": "rs-bot__view", "data-view": play.stop.kind });
+    if (play.stop.procedure) view.setAttribute("data-at", play.stop.procedure + "." + play.stop.node);
+    this.renderLines(view, play.lines);
+    var spoken = this.renderStop(view, play.stop, saved);
+    if (play.stop.procedure) { // the procedure's rulebook lines, one tap away (a <details>)
+      var lines = this.library('[data-rulebook="' + play.stop.procedure + '"]');
+      if (lines) view.appendChild(lines);
     }
-    view.setAttribute("data-view", here.done ? "end" : here.intro ? "part" : "step");
     this.stage.appendChild(view);
-    if (!here.done && !here.intro) {
-      var at = this.interpreter.here(here.walk);
-      this.chart(at.procedure, at.node);
-    }
-    this.stage.appendChild(this.outline(here));
+    if (play.stop.procedure) this.chart(play.stop.procedure, play.stop.node);
     if (!moved) return;
     this.live.textContent = spoken;
-    var focus = view.querySelector("button[data-token], button[data-act]");
+    var focus = view.querySelector(".rs-bot__choices button, .rs-bot__choices input");
     if (focus) focus.focus({ preventScroll: true });
     var top = this.root.getBoundingClientRect().top;
     if (top < 0 || top > window.innerHeight * 0.6) this.root.scrollIntoView({ block: "start" });
   };
 
-  Bot.prototype.title = function (procedure) { return this.data.procedures[procedure].title; };
-
-  Bot.prototype.renderIntro = function (view, here) {
-    var part = this.data.parts[here.part];
-    this.where.textContent = "Part " + (here.part + 1) + " of " + this.data.parts.length + (part.phase ? " · " + part.phase : "");
-    view.appendChild(el("p", { "class": "rs-bot__heading" }, this.title(part.procedure)));
-    var when = this.library('[data-part="' + here.part + '"]');
-    if (when) { when.className = "rs-bot__when"; view.appendChild(when); }
-    var choices = el("div", { "class": "rs-walker__choices rs-bot__choices" });
-    choices.appendChild(button("Start", "g", "rs-bot__primary"));
-    if (part.skip) choices.appendChild(button("Does not apply now", "s"));
-    view.appendChild(choices);
-    return this.title(part.procedure) + ". " + (when ? when.textContent.trim() : "");
+  /* Where the turn stands, for the game's overview ("Resume: …"); nothing once it is over. */
+  Bot.prototype.keepResume = function (play, saved) {
+    var key = this.base + ":resume";
+    try {
+      if (!saved.log.length || play.stop.kind === "end") { localStorage.removeItem(key); return; }
+      var at = play.stop.procedure ? this.title(play.stop.procedure) : play.stop.part !== undefined ? this.title(this.data.parts[play.stop.part].procedure) : "";
+      localStorage.setItem(key, JSON.stringify({ where: this.stateText(play.vars) + (at ? ": " + at : ""), hash: this.encode(saved) }));
+    } catch (error) { /* private mode */ }
   };
 
-  Bot.prototype.renderEnd = function (view, here) {
-    var after = this.interpreter.change(here.state, this.data.after), next = after.vars, goesOn = after.goesOn;
-    view.appendChild(el("p", { "class": "rs-bot__heading" }, "The " + this.data.name + "'s turn is over."));
-    var choices = el("div", { "class": "rs-walker__choices rs-bot__choices" });
-    if (goesOn) {
-      view.appendChild(el("p", {}, "Next: " + this.stateText(next) + "."));
-      var b = button("Start the next turn", null, "rs-bot__primary");
-      b.setAttribute("data-act", "next-turn");
-      choices.appendChild(b);
+  /* What the page did and answered since the last stop: one list. */
+  Bot.prototype.renderLines = function (view, lines) {
+    var self = this, list = null, skipped = [];
+    function flushSkipped() {
+      if (!skipped.length) return;
+      var groups = {};
+      skipped.forEach(function (s) { (groups[s.why] = groups[s.why] || []).push(self.title(self.data.parts[s.part].procedure)); });
+      Object.keys(groups).forEach(function (why) {
+        var lead = why === "event" ? "Did not happen this turn: " : why === "player" ? "Does not apply now: " : "Not now (" + self.stateText(self.play.vars) + "): ";
+        view.appendChild(el("p", { "class": "rs-bot__skipped" }, lead + groups[why].join(" · ") + "."));
+      });
+      skipped = [];
+    }
+    function items() {
+      if (!list) { list = el("ol", { "class": "rs-bot__lines" }); view.appendChild(list); }
+      return list;
+    }
+    lines.forEach(function (line) {
+      if (line.kind === "skip") { skipped.push(line); return; }
+      flushSkipped();
+      if (line.kind === "part") {
+        list = null;
+        var part = self.data.parts[line.part];
+        var head = el("p", { "class": "rs-bot__heading" }, self.title(part.procedure));
+        view.appendChild(head);
+        if (line.event) view.appendChild(el("p", { "class": "rs-bot__event" }, "For: " + self.eventName(line.event)));
+        return;
+      }
+      var item = el("li", { "class": "rs-bot__line rs-bot__line--" + line.kind, "data-node": line.procedure + "." + line.node });
+      if (line.kind === "answer" || line.kind === "asked") {
+        var n = self.data.procedures[line.procedure].nodes[line.node];
+        item.appendChild(el("span", { "class": "rs-bot__q" }, self.plain(line.procedure, line.node) + " "));
+        item.appendChild(el("strong", { "data-answer": n.labels[line.branch] }, n.labels[line.branch]));
+        var why = line.kind === "answer" ? self.reason(line.why) : "your answer";
+        if (why) item.appendChild(el("span", { "class": "rs-bot__why" }, " (" + why + ")"));
+      } else if (line.kind === "end") {
+        var text = self.text(line.procedure, line.node).querySelector(".rs-walker__text") || el("div");
+        item.appendChild(el("span", { "class": "rs-bot__end-label" }, line.called ? "End of " + self.title(line.procedure) + ": " : "End of this part: "));
+        item.appendChild(text);
+      } else {
+        var node = self.data.procedures[line.procedure].nodes[line.node], found = self.text(line.procedure, line.node);
+        var body = found.querySelector(".rs-walker__text");
+        if (body) item.appendChild(body);
+        if (line.roll !== undefined) item.appendChild(el("p", { "class": "rs-bot__result", "data-roll": String(line.roll) }, (line.atTable ? "At the table: " : "Rolled: ") + line.roll));
+        if (line.read) {
+          var read = node.reads, why2 = read.inputs.filter(function (name) { return name !== "roll"; }).map(function (name) {
+            return self.vars[name].name + " " + self.valueName(name, line.read.inputs[name]);
+          });
+          if (line.read.inputs.roll) why2.push("roll " + line.read.inputs.roll);
+          var answer = el("p", { "class": "rs-bot__answer", "data-answer": line.read.value });
+          answer.appendChild(el("strong", {}, read.says.indexOf("{value}") >= 0 ? read.says.replace("{value}", line.read.value) : read.says + ": " + line.read.value));
+          answer.appendChild(document.createTextNode(" (" + why2.join(", ") + ")."));
+          item.appendChild(answer);
+        }
+        if (line.drawn) {
+          var deck = self.data.decks[node.draw.deck];
+          item.appendChild(el("p", { "class": "rs-bot__result", "data-drawn": line.drawn.join(" "), "data-wins": line.winner },
+            deck.name + " drawn: " + line.drawn.join(", ") + (line.drawn.length > 1 ? ". " + line.winner + " wins" + (node.draw.wins ? " (the " + node.draw.wins + ")" : "") + "." : ".")));
+        }
+        if (line.beyond) { // more tied than the deck holds: the text gives no way, the table decides
+          item.appendChild(el("p", { "class": "rs-bot__result", "data-beyond": String(line.beyond) },
+            "More tied than the " + line.beyond + " " + self.data.decks[node.draw.deck].name +
+            ": the text does not say how to break such a tie. Break it at the table."));
+        }
+        if (node.card) self.renderCard(item, node.card);
+        if (node.draw && !self.data.decks[node.draw.deck].cards.length) self.renderCard(item, node.draw.deck, true);
+        var tables = found.querySelectorAll("details");
+        for (var t = 0; t < tables.length; t++) item.appendChild(tables[t]);
+      }
+      items().appendChild(item);
+    });
+    flushSkipped();
+  };
+
+  /* The one thing the player does or answers now. */
+  Bot.prototype.renderStop = function (view, stop, saved) {
+    var self = this, data = this.data, choices = el("div", { "class": "rs-walker__choices rs-bot__choices" }), spoken = "";
+    var partOf = function (i) { return data.parts[i]; };
+    if (stop.kind === "events") {
+      this.where.textContent = "What happened this turn?";
+      var box = el("fieldset", { "class": "rs-bot__events" });
+      box.appendChild(el("legend", {}, "Tick what happened for " + data.name + " (each part runs once for each):"));
+      stop.events.forEach(function (n) {
+        var label = el("label", { "class": "rs-bot__event-choice" }), input = el("input", { type: "checkbox", value: String(n) });
+        label.appendChild(input);
+        label.appendChild(document.createTextNode(" " + data.events[n].name));
+        box.appendChild(label);
+      });
+      view.appendChild(box);
+      var go = button("Go on", null, "rs-bot__primary");
+      go.setAttribute("data-act", "events");
+      choices.appendChild(go);
+      spoken = "What happened this turn? Tick each, then Go on.";
+    } else if (stop.kind === "applies") {
+      var part = partOf(stop.part);
+      this.where.textContent = "Part " + (stop.part + 1) + " of " + data.parts.length + (part.phase ? " · " + part.phase : "");
+      view.appendChild(el("p", { "class": "rs-bot__heading" }, this.title(part.procedure)));
+      var when = this.library('[data-part="' + stop.part + '"]');
+      if (when) { when.className = "rs-bot__when"; view.appendChild(when); }
+      choices.appendChild(button("It applies: start", "g", "rs-bot__primary"));
+      choices.appendChild(button("Not now", "s"));
+      spoken = this.title(part.procedure) + ". Does it apply now?";
+    } else if (stop.kind === "question") {
+      var n = data.procedures[stop.procedure].nodes[stop.node];
+      this.where.textContent = this.title(stop.procedure) + ", step " + n.number;
+      var question = this.text(stop.procedure, stop.node);
+      question.className = "rs-bot__question";
+      view.appendChild(question);
+      var tally = this.interpreter.tally({ frames: [{ procedure: stop.procedure, node: stop.node, passed: {} }], vars: {} });
+      if (tally && tally.of === null) view.appendChild(el("p", { "class": "rs-bot__tally" }, tally.label + "."));
+      n.labels.forEach(function (label, i) { choices.appendChild(button(label, String(i))); });
+      spoken = this.plain(stop.procedure, stop.node) + " Choices: " + n.labels.join(", ") + ".";
+    } else if (stop.kind === "call") {
+      var caller = data.procedures[stop.procedure].nodes[stop.node];
+      this.where.textContent = this.title(stop.procedure) + ", step " + caller.number;
+      choices.appendChild(button("Run: " + this.title(caller.call.procedure), "d", "rs-bot__primary"));
+      choices.appendChild(button("Go on without it", "o"));
+      spoken = "Run " + this.title(caller.call.procedure) + "?";
+    } else if (stop.kind === "count") {
+      var drawing = data.procedures[stop.procedure].nodes[stop.node], deck = data.decks[drawing.draw.deck];
+      this.where.textContent = this.title(stop.procedure) + ", step " + drawing.number;
+      view.appendChild(this.text(stop.procedure, stop.node));
+      view.appendChild(el("p", { "class": "rs-bot__heading" }, "How many " + deck.name + " are drawn (one for each tied)?"));
+      for (var k = drawing.draw.count; k <= drawing.draw.upTo; k++) choices.appendChild(button(String(k), "w" + k, "rs-bot__face"));
+      // no limit: more tied than there are cards to draw is an answer too (the text is silent on it)
+      if (drawing.draw.upTo >= deck.cards.length) choices.appendChild(button("More than " + deck.cards.length, "wm"));
+      spoken = "How many are drawn?";
+    } else if (stop.kind === "confirm") {
+      var ended = stop.end ? partOf(stop.part) : null;
+      this.where.textContent = ended ? "End of " + this.title(ended.procedure) : stop.procedure ? this.title(stop.procedure) : "";
+      choices.appendChild(button(stop.loop ? "Done: next round" : "Done", "d", "rs-bot__primary"));
+      if (stop.again && ended.repeat) choices.appendChild(button(ended.repeat + ": again", "a"));
+      spoken = "Do these, then Done.";
     } else {
-      view.appendChild(el("p", {}, "That was the last one: the game ends."));
-      var s = button("Set up a new game", null);
-      s.setAttribute("data-act", "setup");
-      choices.appendChild(s);
+      var after = this.interpreter.change(this.play.vars, data.after);
+      this.where.textContent = "End of " + (data.called || "the turn");
+      view.appendChild(el("p", { "class": "rs-bot__heading" }, "End of " + (data.called || "the turn") + "."));
+      if (after.goesOn) {
+        view.appendChild(el("p", {}, "Next: " + this.stateText(after.vars) + "."));
+        var b = button("Start the next turn", null, "rs-bot__primary");
+        b.setAttribute("data-act", "next-turn");
+        choices.appendChild(b);
+      } else {
+        // where the game ends is the state's to say, with its mark (a game length may be our reading)
+        var last = this.data.state.filter(function (v) { return v.id === after.ended; })[0];
+        view.appendChild(el("p", {}, "That was the last " + (last ? last.name : "one") + ": the game ends."));
+        var mark = this.library('[data-ends="' + after.ended + '"]');
+        if (mark) view.appendChild(mark);
+        var s = button("Set up a new game", null);
+        s.setAttribute("data-act", "setup");
+        choices.appendChild(s);
+      }
+      spoken = "End of " + (data.called || "the turn") + ".";
     }
     view.appendChild(choices);
-    return "The turn is over.";
-  };
-
-  Bot.prototype.renderNode = function (view, here, saved) {
-    var data = this.data, self = this, frames = here.walk.frames, frame = this.interpreter.here(here.walk);
-    var n = this.interpreter.node(here.walk);
-    this.where.textContent = frames.map(function (f) { return self.title(f.procedure); }).join(" › ") +
-      ", step " + n.number;
-    var head = el("p", { "class": "rs-walker__number" });
-    head.appendChild(el("span", { "class": "rs-walker__badge" }, String(n.number)));
-    if (n.type === "end") head.appendChild(el("span", { "class": "rs-walker__end-label" }, "End"));
-    view.appendChild(head);
-    var library = this.library('[data-procedure="' + frame.procedure + '"] [data-node="' + frame.node + '"]');
-    var labels = n.labels || [];
-    var text = library.querySelector(".rs-walker__text");
-    view.appendChild(text);
-    var spoken = "Step " + n.number + (n.type === "end" ? ", end" : "") + ": " + text.textContent.replace(/\s+/g, " ").trim();
-    if (n.shows) {
-      var shows = el("p", { "class": "rs-bot__shows" });
-      shows.textContent = n.shows.map(function (id) { return self.vars[id].name + ": " + self.valueName(id, here.state[id]); }).join(" · ");
-      view.appendChild(shows);
+    if (stop.roll) { // the screen's last roll: again where the rules allow it, or as rolled at the table
+      var row = el("div", { "class": "rs-bot__roll" }), attempt = /^r(\d+)$/.exec(saved.log[saved.log.length - 1] || "");
+      if (stop.roll.reroll) {
+        var again = button("Roll again", "r" + (attempt ? parseInt(attempt[1], 10) + 1 : 1));
+        again.setAttribute("data-replace", "");
+        row.appendChild(again);
+      }
+      row.appendChild(el("span", { "class": "rs-bot__or" }, "Rolled at the table instead:"));
+      for (var f = stop.roll.min; f <= stop.roll.max; f++) {
+        var face = button(String(f), "f" + f, "rs-bot__face");
+        face.setAttribute("data-replace", "");
+        row.appendChild(face);
+      }
+      view.appendChild(row);
     }
-    if (n.card) this.renderCard(view, n.card);
-    if (n.draw && !data.decks[n.draw.deck].cards.length) this.renderCard(view, n.draw.deck, true);
-    var choices = el("div", { "class": "rs-walker__choices rs-bot__choices" });
-    var place = saved.log.length;
-    if (n.roll) {
-      var rolled = here.pending && here.pending.roll;
-      if (rolled) {
-        view.appendChild(el("p", { "class": "rs-bot__result", "data-roll": String(rolled) },
-          (here.pending.rolled ? "Rolled: " : "At the table: ") + rolled));
-      }
-      var rollRow = el("div", { "class": "rs-bot__roll" });
-      if (!rolled || n.roll.reroll) {
-        var attempt = rolled ? here.pending.attempt + 1 : 1, at = rolled ? place - 1 : place;
-        var face = this.roll(saved.seed, at, attempt, n.roll);
-        var r = button(rolled ? "Roll again" : "Roll the die" + (n.roll.dice > 1 ? "s" : ""), "r" + face + "n" + attempt);
-        if (rolled) r.setAttribute("data-replace", "");
-        rollRow.appendChild(r);
-      }
-      if (!rolled) {
-        rollRow.appendChild(el("span", { "class": "rs-bot__or" }, "or what you rolled:"));
-        for (var f = n.roll.dice; f <= n.roll.dice * n.roll.sides; f++) rollRow.appendChild(button(String(f), "r" + f, "rs-bot__face"));
-      }
-      view.appendChild(rollRow);
-    }
-    if (n.draw && data.decks[n.draw.deck].cards.length) {
-      var deck = data.decks[n.draw.deck];
-      if (here.pending && here.pending.drawn && here.pending.table) {
-        view.appendChild(el("p", { "class": "rs-bot__result", "data-drawn": "" }, deck.name + " drawn at the table."));
-      } else if (here.pending && here.pending.drawn) {
-        view.appendChild(el("p", { "class": "rs-bot__result", "data-drawn": here.pending.drawn.join(" ") },
-          deck.name + " drawn: " + here.pending.drawn.join(", ")));
-      } else {
-        var drawRow = el("div", { "class": "rs-bot__roll" });
-        drawRow.appendChild(el("span", { "class": "rs-bot__or" }, "Draw " + deck.name + (n.draw.upTo > n.draw.count ? ", one for each:" : ":")));
-        for (var k = n.draw.count; k <= n.draw.upTo; k++) drawRow.appendChild(button(n.draw.upTo > n.draw.count ? "Draw " + k : "Draw", "w" + k + "n1", "rs-bot__face"));
-        drawRow.appendChild(button("Drawn at the table", "x"));
-        view.appendChild(drawRow);
-        this.renderCard(view, n.draw.deck, true);
-      }
-    }
-    if (n.reads) this.renderRead(view, n, here);
-    var tally = this.interpreter.tally(here.walk);
-    if (tally) {
-      view.appendChild(el("p", { "class": "rs-bot__tally", "data-count": String(tally.count) },
-        tally.label + ": " + tally.count + (tally.of !== null ? " of " + tally.of : "") + "."));
-    }
-    var tables = library.querySelectorAll("details");
-    for (var t = 0; t < tables.length; t++) view.appendChild(tables[t]);
-    var ready = this.ready(n, here.pending);
-    if (n.type === "decision") {
-      n.branches.forEach(function (to, i) { choices.appendChild(button(labels[i], String(i))); });
-      spoken += " Choices: " + labels.join(", ") + ".";
-    } else if (n.type === "end") {
-      if (frames.length > 1) {
-        choices.appendChild(button("Back to " + this.title(frames[frames.length - 2].procedure), "d", "rs-bot__primary"));
-      } else {
-        var part = data.parts[here.part];
-        if (part.repeat) choices.appendChild(button(part.repeat + ": again", "a"));
-        choices.appendChild(button(here.part + 1 < data.parts.length ? "Done: on to the next part" : "Done: end of the turn", "d", "rs-bot__primary"));
-      }
-    } else if (ready) {
-      if (n.call) {
-        choices.appendChild(button("Run: " + this.title(n.call.procedure), "d", "rs-bot__primary"));
-        if (n.call.optional) choices.appendChild(button("Go on without it", "o"));
-      } else {
-        choices.appendChild(button("Done", "d"));
-      }
-    }
-    view.appendChild(choices);
     return spoken;
   };
 
@@ -412,32 +460,7 @@
     view.appendChild(box);
   };
 
-  Bot.prototype.renderRead = function (view, n, here) {
-    var read = n.reads, self = this;
-    var found = this.interpreter.read(n, here.state, here.pending && here.pending.roll ? String(here.pending.roll) : null);
-    if (!found) return;
-    var value = found.value, inputs = found.inputs;
-    var why = read.inputs.filter(function (name) { return name !== "roll"; }).map(function (name) {
-      return self.vars[name].name + " " + self.valueName(name, inputs[name]);
-    });
-    if (inputs.roll) why.push("roll " + inputs.roll);
-    var answer = el("p", { "class": "rs-bot__answer", "data-answer": value });
-    answer.appendChild(el("strong", {}, read.says.indexOf("{value}") >= 0 ? read.says.replace("{value}", value) : read.says + ": " + value));
-    answer.appendChild(document.createTextNode(" (" + why.join(", ") + ")."));
-    view.appendChild(answer);
-    var table = this.library('details[data-table="' + read.table + '"]');
-    if (table && !this.mentions(table)) view.appendChild(table);
-  };
-
-  /* Whether the step's own text already offers this table (one tap away once is enough). */
-  Bot.prototype.mentions = function (table) {
-    var frame = this.interpreter.here(this.here.walk);
-    var node = this.root.querySelector('.rs-bot__library [data-procedure="' + frame.procedure + '"] [data-node="' + frame.node + '"]');
-    var title = table.querySelector("summary").textContent.trim();
-    return Array.prototype.some.call(node.querySelectorAll("details summary"), function (s) { return s.textContent.trim() === title; });
-  };
-
-  /* The chart of the current procedure at print size, scrolled to the current step. */
+  /* The chart of the current procedure, its current step marked and scrolled into view. */
   Bot.prototype.chart = function (procedure, node) {
     var holder = this.root.querySelector('[data-chart="' + procedure + '"]');
     if (!holder) return;
@@ -449,25 +472,6 @@
       if (nodes[j].getAttribute("data-chart-node") === node) { current = nodes[j]; current.classList.add("rs-walker-current"); }
     }
     this.stage.appendChild(holder);
-    if (!current) return;
-    var frame = holder.querySelector(".rs-bot__chart-frame"), box = current.getBoundingClientRect(), outer = frame.getBoundingClientRect();
-    frame.scrollLeft += box.left + box.width / 2 - (outer.left + outer.width / 2);
-    frame.scrollTop += box.top + box.height / 2 - (outer.top + outer.height / 2);
-  };
-
-  Bot.prototype.outline = function (here) {
-    var self = this, list = el("ol", { "class": "rs-bot__outline", "aria-label": "This turn" });
-    this.data.parts.forEach(function (part, i) {
-      var item = el("li", {}, self.title(part.procedure)), status;
-      if (here.skipped.indexOf(i) >= 0) status = self.applies(part, here.state) ? "does not apply now" : "not now (" + self.stateText(here.state) + ")";
-      else if (i < here.part || here.done) status = "done";
-      else if (i === here.part) status = "now";
-      else status = "";
-      if (status) item.appendChild(el("small", {}, " · " + status));
-      if (i === here.part && !here.done) item.setAttribute("aria-current", "step");
-      list.appendChild(item);
-    });
-    return list;
   };
 
   /* ------------------------------------------------------------ set-up and answers */
@@ -497,8 +501,15 @@
   Bot.prototype.answer = function (target) {
     var saved = this.saved, log = saved.log.slice(), act = target.getAttribute("data-act");
     if (target.hasAttribute("data-token")) {
-      if (target.hasAttribute("data-replace")) log.pop();
+      // another roll for the screen's roll replaces it: in the log, and as the history's entry
+      var replace = target.hasAttribute("data-replace");
+      if (replace && /^[rf]\d+$/.test(log[log.length - 1] || "")) log.pop();
       log.push(target.getAttribute("data-token"));
+      this.push({ state: saved.state, seed: saved.seed, log: log }, replace);
+    } else if (act === "events") {
+      var ticked = Array.prototype.filter.call(this.stage.querySelectorAll(".rs-bot__events input"), function (i) { return i.checked; })
+        .map(function (i) { return i.value; });
+      log.push("e" + ticked.join("-"));
       this.push({ state: saved.state, seed: saved.seed, log: log });
     } else if (act === "back") { // one answer back: the history's Back where it is that
       if (!log.length) return;
@@ -510,7 +521,7 @@
     } else if (act === "restart") {
       this.push({ state: saved.state, seed: saved.seed, log: [] });
     } else if (act === "next-turn") {
-      var next = this.interpreter.change(this.here.state, this.data.after).vars;
+      var next = this.interpreter.change(this.play.vars, this.data.after).vars;
       this.push({ state: next, seed: saved.seed + 1, log: [] });
     } else if (act === "setup") {
       this.setup(saved && saved.state);
@@ -520,9 +531,14 @@
   Bot.prototype.start = function () {
     var self = this, root = this.root;
     root.hidden = false;
-    var saved = this.decode(location.hash) || this.stored();
+    var address = this.decode(location.hash);
+    if (address) this.useBot(address.bot);
+    var saved = address ? { state: address.state, seed: address.seed, log: address.log } : this.stored();
+    this.switcher();
+    this.useBot(this.current);
     root.addEventListener("click", function (event) {
       var target = event.target.closest("button");
+      if (target && target.hasAttribute("data-bot")) { self.switchTo(parseInt(target.getAttribute("data-bot"), 10)); return; }
       if (target && root.contains(target) && !target.disabled && target.type !== "submit") self.answer(target);
     });
     root.addEventListener("change", function (event) {
@@ -541,6 +557,16 @@
     this.place.start(!!saved);
     if (saved) this.render(false);
     else this.setup(null);
+    this.showDropped();
+  };
+
+  Bot.prototype.showDropped = function () {
+    var old = this.root.querySelector(".rs-bot__dropped");
+    if (old) old.parentNode.removeChild(old);
+    if (!this.dropped) return;
+    var line = el("p", { "class": "rs-bot__dropped", role: "status" },
+      "The turn kept on this phone could not be read (an older version of this page, or changed by hand): it was dropped, and the bot starts clean.");
+    this.root.insertBefore(line, this.root.querySelector(".rs-bot__top"));
   };
 
   function startAll() {

@@ -69,6 +69,9 @@
   }
 
   whenIdle(function () {
+    // the site's root worker: offline, a page of a game not saved here says so and how to save it
+    var root = new URL("..", folder).href;
+    navigator.serviceWorker.register(root + "sw.js", {scope: root}).catch(function () { /* online as before */ });
     navigator.serviceWorker.register(folder + "sw.js", {scope: folder}).then(function (registration) {
       var current = registration.active;
       if (current) registration.update().catch(function () { /* offline: keep what is saved */ });

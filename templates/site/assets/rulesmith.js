@@ -7,6 +7,22 @@ document$.subscribe(function () {
   var frames = Array.prototype.filter.call(document.querySelectorAll(".md-typeset__scrollwrap"), function (frame) {
     return frame.scrollWidth > frame.clientWidth + 1;
   });
+  // On a phone, a table still wider than the screen is stacked (rulesmith.css): each row a block,
+  // each cell led by its column's heading, so the page pans one way only.
+  if (window.matchMedia("(max-width: 44.9375em)").matches) {
+    frames = frames.filter(function (frame) {
+      var table = frame.querySelector("table"), head = table && table.tHead && table.tHead.rows[0];
+      if (!head || head.cells.length < 3) return true;
+      var labels = Array.prototype.map.call(head.cells, function (cell) { return cell.textContent.trim(); });
+      Array.prototype.forEach.call(table.tBodies, function (body) {
+        Array.prototype.forEach.call(body.rows, function (row) {
+          Array.prototype.forEach.call(row.cells, function (cell, k) { if (labels[k]) cell.setAttribute("data-label", labels[k]); });
+        });
+      });
+      table.setAttribute("data-rs-stacked", "");
+      return false;
+    });
+  }
   frames.forEach(function (frame) {
     frame.tabIndex = 0;
     frame.setAttribute("role", "region");
@@ -51,3 +67,24 @@ document$.subscribe(function () {
 });
 document.fonts.addEventListener("loadingdone", rulesmithFitFlowcharts);
 document.fonts.addEventListener("loadingerror", rulesmithFitFlowcharts);
+
+/* A game's overview offers to resume a bot turn in progress (issue 43): the Bot turn page keeps,
+   beside its place, where the turn stands ("Round 2 · Players 3: Bot: Influence action, step 4");
+   the link goes back to that place. Nothing is shown without a turn in progress. */
+document$.subscribe(function () {
+  document.querySelectorAll(".rs-resume").forEach(function (holder) {
+    // the Bot turn page: the link of the line before (MkDocs writes its address)
+    var before = holder.previousElementSibling, link0 = before && before.querySelector("a[href]");
+    if (!link0) return;
+    var page = new URL(link0.getAttribute("href"), location.href), kept = null;
+    try { kept = JSON.parse(localStorage.getItem("rulesmith-bot:" + page.pathname + ":resume") || "null"); } catch (error) { kept = null; }
+    if (!kept || typeof kept.where !== "string" || typeof kept.hash !== "string" || kept.hash.indexOf("#bot&") !== 0) return;
+    var link = document.createElement("a");
+    link.className = "md-button md-button--primary rs-resume__link";
+    link.href = page.pathname + kept.hash;
+    link.textContent = "Resume: " + kept.where;
+    holder.textContent = "";
+    holder.appendChild(link);
+    holder.hidden = false;
+  });
+});

@@ -78,15 +78,27 @@
     return ready;
   }
 
+  /* Every game's index, as far as they load: offline, a game not saved on this device does not,
+     and the search says so (issue 43) rather than waiting without a word. Resolves to the names
+     of the games that could not be loaded. */
   function loadOthers() {
     others = true;
-    return Promise.all(site.games.map(function (g) { return index(g.id); }));
+    return Promise.all(site.games.map(function (g) {
+      return index(g.id).then(function () { return null; }, function () { return g.name || g.id; });
+    })).then(function (missing) { return missing.filter(function (name) { return name; }); });
+  }
+
+  function unsaved(missing) {
+    return missing.length ? " Not saved on this device, so not searched: " + missing.join(", ") +
+      ". To search them without a connection, open each game once while online (its pages are then saved for offline use)." : "";
   }
 
   function results(id, query) {
     var found = indexes[id];
     if (!found) return [];
-    var options = {boost: {title: 3, aliases: 2.5}, prefix: true, fuzzy: 0.2, combineWith: "AND"};
+    var options = {boost: {title: 3, aliases: 2.5}, prefix: true, fuzzy: 0.2, combineWith: "AND",
+                   // a page's weight (rulesmith/site/search.py): a complete table above an example of one case
+                   boostDocument: function (n) { return found.data.pages[found.data.docs[n][0]][2] || 1; }};
     var hits = found.search.search(query, options);
     if (!hits.length) hits = found.search.search(query, Object.assign({}, options, {combineWith: "OR"}));
     return hits.map(function (hit) {
@@ -95,7 +107,11 @@
       return {
         href: new URL(base + "/" + folder + page[0] + (row[1] ? "#" + row[1] : ""), document.baseURI).href,
         title: row[2], where: (found.data.name ? found.data.name + " · " : "") + page[1],
-        text: row[5], score: hit.score, own: id === game
+        text: row[5], score: hit.score, own: id === game,
+        // the reference tables whose numbers this text condenses: one tap to them from the result
+        numbers: (row[6] || []).map(function (table) {
+          return {href: new URL(base + "/" + folder + table[0], document.baseURI).href, title: table[1]};
+        })
       };
     });
   }
@@ -137,6 +153,14 @@
       }
       link.addEventListener("click", function () { dialog.close(); });
       item.append(link);
+      hit.numbers.forEach(function (table) {
+        var numbers = document.createElement("a");
+        numbers.className = "rs-search__numbers";
+        numbers.href = table.href;
+        numbers.textContent = "The numbers: " + table.title + " \u2192";
+        numbers.addEventListener("click", function () { dialog.close(); });
+        item.append(numbers);
+      });
       list.append(item);
     });
     status.textContent = total ? (total === 1 ? "1 result" : total + " results") +
@@ -205,7 +229,12 @@
     });
     more.addEventListener("click", function () {
       more.disabled = true;
-      loadOthers().then(function () { more.disabled = false; show(input.value); input.focus(); });
+      loadOthers().then(function (missing) {
+        more.disabled = false;
+        show(input.value);
+        status.textContent += unsaved(missing);
+        input.focus();
+      });
     });
     dialog.addEventListener("click", function (event) { if (event.target === dialog) dialog.close(); });
     document.addEventListener("keydown", function (event) {

@@ -119,7 +119,7 @@
     });
   };
 
-  /* A chart shown at print size in a frame (a phone): the frame scrolls to the current step. */
+  /* A chart shown at print size in a frame (Full size on a phone): the frame scrolls to the current step. */
   function follow(svg, node) {
     var frame = svg.closest(".rs-flowchart__frame");
     if (!frame || (frame.scrollHeight <= frame.clientHeight + 1 && frame.scrollWidth <= frame.clientWidth + 1)) return;
@@ -260,6 +260,15 @@
       var button = event.target.closest("button");
       if (button && root.contains(button) && !button.disabled) self.click(button);
     });
+    // Full size (print size, in a frame that pans sideways): the frame shows the current step
+    var zooms = document.querySelectorAll(".rs-flowchart__zoom");
+    for (var z = 0; z < zooms.length; z++) {
+      zooms[z].addEventListener("change", function (event) {
+        var frame = event.currentTarget.parentNode.querySelector(".rs-flowchart__frame");
+        var current = frame && frame.querySelector("svg g.node." + CURRENT);
+        if (current) follow(current.ownerSVGElement, current);
+      });
+    }
     var jumps = document.querySelectorAll("button[data-walk]");
     for (var i = 0; i < jumps.length; i++) {
       var procedure = jumps[i].getAttribute("data-walk");
