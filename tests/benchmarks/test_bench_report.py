@@ -58,7 +58,7 @@ def test_every_target_of_issue_28_is_reported_with_its_ratio_goal_and_verdict():
     assert found["one-erratum rebuild ÷ clean build"]["value"] == pytest.approx(0.08)
     assert found["one-erratum rebuild ÷ clean build"]["status"] == "PASS"
     assert found["no-change rebuild ÷ clean build"]["status"] == "PASS"
-    check = found["`rulesmith check` in process ÷ before issue 28"]
+    check = found["`rulesmith check` in process per item ÷ before issue 28"]
     assert check["value"] == pytest.approx(0.4) and check["goal"] == 0.5 and check["status"] == "PASS"
     over = found["`rulesmith check` command − bare `import rulesmith`, nothing changed"]
     assert over["value"] == pytest.approx(0.1) and over["status"] == "PASS"
@@ -73,7 +73,7 @@ def test_every_target_of_issue_28_is_reported_with_its_ratio_goal_and_verdict():
 
 def test_a_missed_goal_is_a_miss():
     found = _by_name(_results(erratum=1.5, check_now=0.4, command=0.5, edited=0.5, serve=0.7, pdf_cpu=20.0))
-    for name in ("one-erratum rebuild ÷ clean build", "`rulesmith check` in process ÷ before issue 28",
+    for name in ("one-erratum rebuild ÷ clean build", "`rulesmith check` in process per item ÷ before issue 28",
                  "`rulesmith check` command − bare `import rulesmith`, nothing changed",
                  "`rulesmith check` command − bare `import rulesmith`, one file edited",
                  "serve: edit visible over HTTP ÷ `rulesmith check` after an edit", "CPU per printed PDF page"):
