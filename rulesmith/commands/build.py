@@ -28,6 +28,7 @@ from rulesmith.site import gate, layout
 from rulesmith.site.csp import write_policies
 from rulesmith.site.engines import DEFAULT_ENGINE, ENGINES, INCREMENTAL
 from rulesmith.site.fonts import font_face_css, web_fonts
+from rulesmith.site.mkdocs_config import language as site_language
 from rulesmith.site.mkdocs_config import settings, write_config
 from rulesmith.site.notfound import write_404
 from rulesmith.site.pages import render_site
@@ -104,7 +105,7 @@ def sync_tree(target: Path, files: dict[str, bytes]) -> None:
 # in this order: a phone's first page makes two requests for them, not eight (Lighthouse, issue 29).
 # The stylesheet opens with the fonts' @font-face rules (site/fonts.py).
 BUNDLES = {f"{ASSETS}/site.css": ["rulesmith.css", "walker.css", "botturn.css"],
-           f"{ASSETS}/site.js": ["search.js", "rulesmith.js", "offline.js"],
+           f"{ASSETS}/site.js": ["words.js", "search.js", "rulesmith.js", "offline.js"],
            f"{ASSETS}/walking.js": ["place.js", "procedure.js"]}
 # walking.js (the place in the history and the procedure interpreter, which both use), walker.js and
 # botturn.js go to the pages that have a walker or the Bot turn companion only
@@ -141,10 +142,11 @@ def chart_files(checked: list[Checked], charts: dict[str, bytes]) -> dict[str, b
 
 
 def render_docs(checked: list[Checked], charts: dict[str, bytes], downloads: list[dict], docs: Path,
-                aids: dict[str, bytes] | None = None, *, cache: Path, site_name: str | None = None) -> list:
+                aids: dict[str, bytes] | None = None, *, cache: Path, site_name: str | None = None,
+                language: str = "en") -> list:
     """Write the Markdown pages (flowcharts inline), PDFs and assets MkDocs builds from; return the nav.
     The PDFs go in with the pages so that MkDocs copies them and checks every link to them."""
-    rendered = render_site(checked, downloads, charts, cache=cache / "pages", site_name=site_name)
+    rendered = render_site(checked, downloads, charts, cache=cache / "pages", site_name=site_name, language=language)
     files = {page.path: page.text.encode("utf-8") for page in rendered.pages}
     files.update(aids or {})
     files.update(chart_files(checked, charts))  # each chart as a file too: a page's "Whole chart" (pinch zoom)
@@ -172,8 +174,9 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
         progress.cpu = cpu
     with progress.step("check content"):
         checked = _only(check_content(content), games)
-    named = settings(project, trusted=trust_config, games=[c.game for c in checked])["site_name"]  # the project's
-    # mkdocs.yml, checked before anything is made
+    site_settings = settings(project, trusted=trust_config, games=[c.game for c in checked])  # the project's
+    # mkdocs.yml, checked before anything is made: the site's name and its language (the tool's words follow it)
+    named, language = site_settings["site_name"], site_language(site_settings)
     if not quiet:
         from rulesmith.problems import warning_line
 
@@ -197,7 +200,7 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
             log.info("  --no-pdf: keeping the %d PDFs of the last build with PDFs", len(downloads))
     with progress.step("render pages"):
         docs = work / "docs"
-        nav = render_docs(checked, charts, downloads, docs, aids, cache=cache, site_name=named)
+        nav = render_docs(checked, charts, downloads, docs, aids, cache=cache, site_name=named, language=language)
     site = site.resolve()
     config = write_config(project, work, nav, site_url, trusted=trust_config, games=[c.game for c in checked])
     inputs = _site_inputs(docs, config, engine)
