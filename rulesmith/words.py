@@ -87,12 +87,6 @@ class Words:
                 return found[index]
         return singular if n == 1 else plural
 
-    def pgettext(self, context: str, message: str) -> str:  # pragma: no cover - for Jinja's i18n extension
-        return self.gettext(message)
-
-    def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:  # pragma: no cover
-        return self.ngettext(singular, plural, n)
-
 
 @lru_cache(maxsize=8)
 def of(language: str = ENGLISH) -> Words:
@@ -110,7 +104,8 @@ def of(language: str = ENGLISH) -> Words:
         if not message.id or message.fuzzy:
             continue  # the header, and a translation not yet checked against its English
         key = message.id[0] if isinstance(message.id, (list, tuple)) else message.id
-        found[key] = tuple(message.string) if isinstance(message.string, (list, tuple)) else message.string
+        text = message.string
+        found[key] = tuple(text) if isinstance(text, (list, tuple)) else (text or "")
     plural = gettext_module.c2py(catalog.plural_expr) if catalog.plural_expr else None
     return Words(name, found, plural)
 
@@ -124,8 +119,7 @@ def install(env: jinja2.Environment, language: str = ENGLISH) -> jinja2.Environm
     extension, new-style: placeholders by name, every text a format string)."""
     env.add_extension("jinja2.ext.i18n")
     words = of(language)
-    env.install_gettext_callables(words.gettext, words.ngettext, newstyle=True,  # type: ignore[attr-defined]
-                                  pgettext=words.pgettext, npgettext=words.npgettext)
+    env.install_gettext_callables(words.gettext, words.ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals["language"] = words.language
     return env
 

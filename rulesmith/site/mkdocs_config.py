@@ -289,8 +289,8 @@ def write_config(project: Project, work: Path, nav: list, site_url: str | None =
     # none for English, where the scripts' own words are the site's.
     script_words = words.script_words(language(config))
     if script_words != "{}":
-        extra = config.get("extra") if isinstance(config.get("extra"), dict) else {}
-        config["extra"] = {**extra, "rs_words": script_words}
+        extra = config.get("extra")
+        config["extra"] = {**(extra if isinstance(extra, dict) else {}), "rs_words": script_words}
     # The package's theme overrides (the header names the page's game), unless the project has its own.
     config.setdefault("theme", {}).setdefault("custom_dir", str(templates() / "theme"))
     if site_url:  # hosted under this address (a subpath too): 404 page, sitemap, canonical links

@@ -557,10 +557,10 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
     site = Site()
 
     provenances = provenance.Provenances(game, index)  # worked out once for the game's pages
-    _ = words.of(env.globals["language"]).gettext  # the navigation's words, in the site's language
+    _ = words.of(str(env.globals["language"])).gettext  # the navigation's words, in the site's language
 
     def page(path: str, template: str | list[str | jinja2.Template], **context) -> str:
-        ctx = PageContext(game, index, path, provenances, language=env.globals["language"])
+        ctx = PageContext(game, index, path, provenances, language=str(env.globals["language"]))
         text = env.get_or_select_template(template).render(game=game, index=index, c=ctx, **context)
         site.pages.append(Page(path, text))
         return path
@@ -637,7 +637,7 @@ def game_pages(env: jinja2.Environment, checked: Checked, downloads: list[dict],
     game = checked.game
     mine = [d for d in downloads if d["game"] == game.id]
     digest = hashlib.sha256()
-    for part in (PAGES_FORMAT, software, env.globals["language"], fingerprint.tree_digest(game.folder), json.dumps(mine, sort_keys=True),
+    for part in (PAGES_FORMAT, software, str(env.globals["language"]), fingerprint.tree_digest(game.folder), json.dumps(mine, sort_keys=True),
                  *(f"{path} {hashlib.sha256(charts[path]).hexdigest() if path in charts else '-'}"
                    for path in (layout.flowchart_file(game.id, p.id) for p in game.procedures))):
         digest.update(part.encode("utf-8") + b"\0")

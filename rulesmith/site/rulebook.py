@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 import jinja2
 from markupsafe import Markup
 
-from rulesmith.content import provenance
 from rulesmith import words
+from rulesmith.content import provenance
 from rulesmith.project import templates
 from rulesmith.values import fieldtypes, outcomes
 from rulesmith.values import status as statuses

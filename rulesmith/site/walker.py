@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulesmith.words import N_
 from rulesmith.content import model, turn
 from rulesmith.content.link import REFERENCE
 from rulesmith.flowchart.chart import numbering
 from rulesmith.values import references as values
+from rulesmith.words import N_
 
 if TYPE_CHECKING:
     from rulesmith.content.game import Game
