@@ -26,6 +26,7 @@ from rulesmith.files import write_if_changed
 from rulesmith.problems import ContentError, Problems, UsageError
 from rulesmith.project import Project, game_folders, templates
 from rulesmith.text import markdown_config
+from rulesmith.words import N_
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -236,7 +237,31 @@ def settings(project: Project, trusted: bool = False, games: Sequence[Game] = ()
     if not own.get("site_name"):
         merged["site_name"] = default_site_name(project, games)
     merged["markdown_extensions"] = markdown_config.mkdocs_extensions()
-    return merged
+    return in_language(merged)
+
+
+# The package's own words in its MkDocs defaults (templates/mkdocs.yml), said in the site's language
+# where the project keeps them; Material's own words follow theme.language by themselves.
+_OWN_WORDS = {"Switch to dark theme": N_("Switch to dark theme"), "Switch to light theme": N_("Switch to light theme")}
+
+
+def in_language(config: dict) -> dict:
+    """The settings with the tool's words in them said in the site's language: the palette's
+    toggles (as the defaults name them) and the headings' permanent links."""
+    words_of = words.of(language(config))
+    if words_of.language == words.ENGLISH:
+        return config
+    theme = config.get("theme")
+    palettes = theme.get("palette") if isinstance(theme, dict) else None
+    for palette in palettes if isinstance(palettes, list) else [palettes] if isinstance(palettes, dict) else []:
+        toggle = palette.get("toggle") if isinstance(palette, dict) else None
+        if isinstance(toggle, dict) and toggle.get("name") in _OWN_WORDS:
+            toggle["name"] = words_of.gettext(_OWN_WORDS[toggle["name"]])
+    config["markdown_extensions"] = [
+        {"toc": {**extension["toc"], "permalink_title": words_of.gettext("Permanent link")}}
+        if isinstance(extension, dict) and "toc" in extension else extension
+        for extension in config["markdown_extensions"]]
+    return config
 
 
 def language(config: dict) -> str:

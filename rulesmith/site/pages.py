@@ -185,6 +185,8 @@ class PageContext:
         """A link followed by what the target is, so two things of the same name stay apart; not
         where the name says it already ("Trend Table", not "Trend Table (table)")."""
         tag = tag_of(self.game, key)
+        if self.game.kind(key.partition(":")[0]) is None:  # the tool's word for the type, not a kind's own name
+            tag = self._(tag)
         if re.search(rf"(?i)(?<![\w-]){re.escape(tag)}$", self.index.name(key)):
             return Markup(self.ref(key))
         return Markup(f"{self.ref(key)} <small>({escape_inline(tag)})</small>")
@@ -484,9 +486,10 @@ def coverage(game: Game, kind: model.Kind) -> tuple[int, int]:
     return len([e for e in entities if e.status not in ("missing", "reconstructed")]), rebuilt
 
 
-def gaps_of(game: Game) -> list[dict]:
+def gaps_of(game: Game, language: str = words.ENGLISH) -> list[dict]:
     """Every place the data marks as not (fully) from the source: the gaps page and the tests."""
     found = []
+    _ = words.of(language).gettext
 
     def add(key, title, status, note, where):
         found.append({"key": key, "title": title, "status": status, "note": note or "", "where": where, "anchor": ""})
@@ -495,9 +498,11 @@ def gaps_of(game: Game) -> list[dict]:
         have = len(game.entities_of(kind.id))
         known = len([e for e in game.entities_of(kind.id) if e.status != "missing"])
         if kind.count is not None and known < kind.count:
-            add(f"kind:{kind.id}", f"{kind.plural}: {known} of {kind.count} in the source",
-                "missing", kind.count_note or f"The rulebook gives {known} of the {kind.count} {kind.plural}"
-                + (f"; {have - known} are listed as missing." if have > known else "."), kind.where())
+            numbers = {"known": known, "count": kind.count, "kinds": kind.plural, "listed": have - known}
+            add(f"kind:{kind.id}", _("%(kinds)s: %(known)s of %(count)s in the source") % numbers,
+                "missing", kind.count_note or (_("The rulebook gives %(known)s of the %(count)s %(kinds)s") % numbers
+                                               + ("; " + _("%(listed)s are listed as missing.") % numbers
+                                                  if have > known else ".")), kind.where())
     for entity in game.entities:
         key = f"{entity.kind}:{entity.id}"
         if statuses.doubtful(entity.status):
@@ -557,10 +562,11 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
     site = Site()
 
     provenances = provenance.Provenances(game, index)  # worked out once for the game's pages
-    _ = words.of(str(env.globals["language"])).gettext  # the navigation's words, in the site's language
+    language = str(env.globals["language"])
+    _ = words.of(language).gettext  # the navigation's words, in the site's language
 
     def page(path: str, template: str | list[str | jinja2.Template], **context) -> str:
-        ctx = PageContext(game, index, path, provenances, language=str(env.globals["language"]))
+        ctx = PageContext(game, index, path, provenances, language=language)
         text = env.get_or_select_template(template).render(game=game, index=index, c=ctx, **context)
         site.pages.append(Page(path, text))
         return path
@@ -568,7 +574,7 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
     def page_of(key: str) -> str:
         return layout.page_of(game, key)[0]
 
-    overview = page(page_of(f"game:{g}"), "overview.md.j2", gaps=gaps_of(game), play=play(game, index),
+    overview = page(page_of(f"game:{g}"), "overview.md.j2", gaps=gaps_of(game, language), play=play(game, index),
                     downloads=[d for d in downloads if d["game"] == g])
     rules = [{escape_nav(s.title): page(page_of(f"rule:{s.id}"), "section.md.j2", section=s)}
              for s in game.sections]
@@ -607,7 +613,7 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
     if game.examples:
         nav.append({_("Worked examples"): page(layout.shared_page(g, "example"), "examples.md.j2")})
     nav.append({_("Glossary"): page(layout.shared_page(g, "term"), "glossary.md.j2")})
-    nav.append({_("Gaps in the source"): page(layout.shared_page(g, "gap"), "gaps.md.j2", gaps=gaps_of(game))})
+    nav.append({_("Gaps in the source"): page(layout.shared_page(g, "gap"), "gaps.md.j2", gaps=gaps_of(game, language))})
     nav.append({_("Changelog"): page(layout.shared_page(g, "erratum"), "changelog.md.j2")})
     site.nav = [{escape_nav(game.info.name): nav}]
     return site

@@ -25,8 +25,16 @@ SPECIAL = "<>\"&*_`[]#"
 
 
 def _ids(path: Path) -> dict[str, object]:
+    """The entries of a catalog by their msgid (a plural entry's: its singular)."""
     with path.open("rb") as file:
         return {m.id if isinstance(m.id, str) else m.id[0]: m for m in read_po(file) if m.id}
+
+
+def _forms(message) -> list[tuple[str, str]]:
+    """(English, translation) of each form of an entry: one, or each plural form beside the English plural."""
+    if isinstance(message.id, str):
+        return [(message.id, message.string)]
+    return [(message.id[0] if k == 0 else message.id[1], text) for k, text in enumerate(message.string)]
 
 
 @pytest.fixture(scope="module")
@@ -52,15 +60,20 @@ def test_every_word_of_the_code_templates_and_scripts_is_in_the_template(extract
 def test_every_word_is_translated_with_its_placeholders_kept(extracted, language):
     catalog = _ids(LOCALE / f"{language}.po")
     assert sorted(set(extracted) - set(catalog)) == [], f"run scripts/words, then translate these in {language}.po"
+    plurals = read_po((LOCALE / f"{language}.po").open("rb")).num_plurals
     for msgid, message in catalog.items():
         assert msgid in extracted, f"{language}.po: {msgid!r} is no longer a word of the tool (run scripts/words)"
-        text = message.string  # type: ignore[attr-defined]
-        assert text and not message.fuzzy, f"{language}.po: {msgid!r} is not translated"  # type: ignore[attr-defined]
-        assert sorted(PLACEHOLDER.findall(text)) == sorted(PLACEHOLDER.findall(msgid)), \
-            f"{language}.po: {msgid!r} → {text!r} does not keep the placeholders"
-        for char in SPECIAL:
-            assert text.count(char) == msgid.count(char), f"{language}.po: {msgid!r} → {text!r}: {char!r}"
-        assert text.strip() == text and "  " not in text
+        assert not message.fuzzy, f"{language}.po: {msgid!r} is outdated (fuzzy)"  # type: ignore[attr-defined]
+        if not isinstance(message.id, str):  # type: ignore[attr-defined]
+            assert len(message.string) == plurals, f"{language}.po: {msgid!r} needs {plurals} plural forms"  # type: ignore[attr-defined]
+        for english, text in _forms(message):
+            assert text, f"{language}.po: {msgid!r} is not translated"
+            assert sorted(PLACEHOLDER.findall(text)) == sorted(PLACEHOLDER.findall(english)), \
+                f"{language}.po: {english!r} → {text!r} does not keep the placeholders"
+            assert text.count("%") == english.count("%"), f"{language}.po: {english!r} → {text!r}: a lone %"
+            for char in SPECIAL:
+                assert text.count(char) == english.count(char), f"{language}.po: {english!r} → {text!r}: {char!r}"
+            assert text.strip() == text and "  " not in text
 
 
 def test_the_words_of_a_language_and_english():
@@ -68,6 +81,10 @@ def test_the_words_of_a_language_and_english():
     assert german.gettext("Referred to by:") == "Verwiesen von:"
     assert german.gettext("a word the tool never wrote") == "a word the tool never wrote"
     assert words.of("en").gettext("Referred to by:") == "Referred to by:"
+    assert [german.ngettext("%(num)d page", "%(num)d pages", n) for n in (1, 2)] == ["%(num)d Seite", "%(num)d Seiten"]
+    assert [words.of("fr").ngettext("%(num)d page", "%(num)d pages", n) for n in (0, 1, 2)] == \
+        ["%(num)d page", "%(num)d page", "%(num)d pages"]
+    assert words.of("en").ngettext("%(num)d page", "%(num)d pages", 1) == "%(num)d page"
     assert words.resolve("de-AT") == "de" and words.resolve("fr_CA") == "fr" and words.resolve("EN") == "en"
     assert words.resolve("tlh") is None and not words.known("pt-BR")
     assert words.available() == ["de", "en", "fr"]
@@ -119,7 +136,8 @@ def test_a_site_in_german_reads_german_where_the_tool_writes(german_site):
         assert '<html lang="de"' in page.read_text(encoding="utf-8"), path
     everything = "\n".join(texts.values())
     for german in ("Zug des Bots", "Verwiesen von:", "Lücken in der Vorlage", "Überblick",
-                   "Zurück", "Neu beginnen", "Änderungen"):
+                   "Zurück", "Neu beginnen", "Änderungen", "Die Spielregel gibt 4 von 5 an (Cards).",
+                   "Zum dunklen Design wechseln", "Dauerhafter Link", "Verwiesen von: Scoring (Regeln)"):
         assert german in everything, german
     # No word of the tool's is left in English where it has a German one (words of one short word
     # may be the content's own: "Rules", "Start"; the longer ones are the tool's).
@@ -127,10 +145,8 @@ def test_a_site_in_german_reads_german_where_the_tool_writes(german_site):
     english = [m for m in words.of("de")._catalog if german.gettext(m) != m and " " in m
                and not PLACEHOLDER.search(m) and len(m) > 8]
     left = {(path, m) for path, text in texts.items() for m in english if m in text}
-    # Said by the fixture's content itself (an erratum's source is described as "Publisher FAQ v1"),
-    # and one note still written in English by the code (pages.gaps_of: "The rulebook gives 4 of the 5 …").
-    content_or_left = {("demo/changelog.html", "Publisher FAQ"), ("demo/gaps.html", "The rulebook")}
-    assert sorted(left - content_or_left) == [], left
+    # Said by the fixture's content itself: an erratum's source is described as "Publisher FAQ v1".
+    assert sorted(left - {("demo/changelog.html", "Publisher FAQ")}) == [], left
     # The scripts' words are on every page, in German, as JSON the scripts read.
     meta = re.search(r'<meta name="rs-words" content="([^"]*)">', pages["index.html"].read_text(encoding="utf-8"))
     assert meta is not None
