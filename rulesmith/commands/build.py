@@ -214,7 +214,8 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
                    and record.get("frame") == inputs["frame"])
     with progress.step(f"{engine} build"):
         if not current:
-            _build_site(engine, config, site, [c.game for c in checked], incremental=incremental, cache=cache)
+            _build_site(engine, config, site, [c.game for c in checked], incremental=incremental, cache=cache,
+                        language=language)
     if not current:
         _remember_site(work, site, inputs)
     log.debug("%s build: %s", engine, why_rebuilt(record, inputs))
@@ -241,7 +242,7 @@ def _only(checked: list[Checked], games: list[str] | None) -> list[Checked]:
     return [c for c in checked if c.game.id in games]
 
 
-def finish_site(site: Path, games: list, webapp: bool = True) -> None:
+def finish_site(site: Path, games: list, webapp: bool = True, language: str = "en") -> None:
     """What the site engine does not make, written into the built site: the search index of each
     game (read from the built pages), a 404 page that works from disk too, and each game's web app (manifest, icons, offline worker;
     not in the preview, where a worker answering from its cache would hide every edit). Every
@@ -251,11 +252,11 @@ def finish_site(site: Path, games: list, webapp: bool = True) -> None:
     write_404(site)
     write_policies(site)
     if webapp:
-        write_webapp(site, games)
+        write_webapp(site, games, language)
 
 
 def _build_site(engine: str, config: Path, site: Path, games: list, incremental: bool = False,
-                cache: Path | None = None) -> None:
+                cache: Path | None = None, language: str = "en") -> None:
     """The engine's site, built in a staging folder that then replaces `site`. Incremental: the
     staging folder starts as a copy of `site` (modification times kept) and the engine rebuilds
     only the pages whose Markdown is newer than their HTML: MkDocs' "dirty" build, which
@@ -274,7 +275,7 @@ def _build_site(engine: str, config: Path, site: Path, games: list, incremental:
             INCREMENTAL[engine](config, staging)
         else:
             ENGINES[engine](config, staging)
-        finish_site(staging, games)
+        finish_site(staging, games, language=language)
         gate.check_site(staging, games, cache)  # what was built, judged as readers get it, before it is published
         make_readable(staging)
         _swap(staging, site)

@@ -122,7 +122,7 @@ class PageContext:
     @property
     def output(self) -> Output:
         """How this page shows what content text refers to."""
-        return Output(self.index, self.address, marker=lambda status, _note: self._marker(status, "", short=True))
+        return Output(self.index, self.address, marker=lambda status, _note: self._marker(status, "", short=True), say=self._)
 
     def _place(self, html: str) -> Markup:
         return placed(html)

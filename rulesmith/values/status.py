@@ -72,18 +72,23 @@ def note_problem(status_id: str, note: str | None) -> str | None:
     return None
 
 
-def gap_label(status_id: str, title: str) -> str:
+def _same(text: str) -> str:
+    return text
+
+
+def gap_label(status_id: str, title: str, say=_same) -> str:
     """How a gap of this status is named where a reader meets it: its title, after the status's
     label where the status says itself ("Our reading: one pass over the grid")."""
     found = of(status_id)
-    if not found.says_itself or title.lower().startswith(found.label.lower()):
+    if not found.says_itself or title.lower().startswith(say(found.label).lower()):
         return title
-    return f"{found.label}: {title}"
+    return f"{say(found.label)}: {title}"
 
 
-def gap_word(status_id: str) -> str:
-    """What a gap's mark says to a screen reader: what kind of place it is."""
-    return of(status_id).label if of(status_id).says_itself else "Gap in the source"
+def gap_word(status_id: str, say=_same) -> str:
+    """What a gap's mark says to a screen reader: what kind of place it is (`say`: in the
+    reader's language, rulesmith/words.py)."""
+    return say(of(status_id).label if of(status_id).says_itself else N_("Gap in the source"))
 
 
 def marked() -> list[Status]:
