@@ -127,15 +127,16 @@ def install(env: jinja2.Environment, language: str = ENGLISH) -> jinja2.Environm
 # The words the site's scripts write (their `T("…")`), found in the scripts themselves: each page
 # carries them in its language (script_words), so a script never holds a translation.
 _SCRIPT_CALL = re.compile(r"""\bT\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""")
-SCRIPTS = ("botturn.js", "walker.js", "procedure.js", "search.js", "offline.js", "rulesmith.js", "words.js")
+SCRIPTS = tuple(f"assets/{name}" for name in ("botturn.js", "walker.js", "procedure.js", "search.js", "offline.js",
+                                              "rulesmith.js", "words.js"))
+WORKER_SCRIPTS = ("webapp/root-sw.js",)  # the site's own offline worker: its words are filled in (site/webapp.py)
 
 
-def script_messages() -> list[str]:
-    """Every msgid a script of the site asks T() for, in the order the scripts have them."""
-    assets = templates() / "site" / "assets"
+def script_messages(scripts: tuple[str, ...] = SCRIPTS) -> list[str]:
+    """Every msgid these scripts of the site (under templates/site) ask T() for, in their order."""
     found: dict[str, None] = {}
-    for name in SCRIPTS:
-        path = assets / name
+    for name in scripts:
+        path = templates() / "site" / name
         if not path.is_file():
             continue
         for match in _SCRIPT_CALL.finditer(path.read_text(encoding="utf-8")):
@@ -144,9 +145,9 @@ def script_messages() -> list[str]:
     return list(found)
 
 
-def script_words(language: str = ENGLISH) -> str:
+def script_words(language: str = ENGLISH, scripts: tuple[str, ...] = SCRIPTS) -> str:
     """The scripts' words in a language, as the JSON a page carries (`<meta name="rs-words">`,
     escaped there for its attribute): {msgid: translation}, only those that differ from English."""
     words = of(language)
-    table = {m: words.gettext(m) for m in script_messages() if words.gettext(m) != m}
+    table = {m: words.gettext(m) for m in script_messages(scripts) if words.gettext(m) != m}
     return json.dumps(table, ensure_ascii=False, sort_keys=True, separators=(",", ":"))

@@ -118,7 +118,8 @@ def write_webapp(site: Path, games: list, language: str = words.ENGLISH) -> None
     _ = words.of(language).gettext
     # the site's root worker: offline, a page of a game not saved says so and how to save it
     write_if_changed(site / f"{ROOT_WORKER}.js", fill_script(worker_template(root=True),
-                                                 GAMES={game.id: game.info.name for game in games}).encode("utf-8"))
+                                                 GAMES={game.id: game.info.name for game in games},
+                                                 LANG=language, WORDS=json.loads(words.script_words(language, words.WORKER_SCRIPTS))).encode("utf-8"))
     for game in games:
         folder = site / game.id
         for path in folder.rglob("*.html"):

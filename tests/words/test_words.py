@@ -153,6 +153,14 @@ def test_a_site_in_german_reads_german_where_the_tool_writes(german_site):
     import html
 
     assert json.loads(html.unescape(meta.group(1)))["Nothing found."] == "Nichts gefunden."
+    # The site's offline worker has its words filled in (it has no page to read them from), and a
+    # saved game says what it holds in German.
+    worker = (german_site / "sw.js").read_text(encoding="utf-8")
+    assert 'var LANG = "de";' in worker and '"Not saved": "Nicht gespeichert"' in worker
+    assert json.loads((german_site / "demo" / "version.json").read_text(encoding="utf-8"))["label"] == \
+        "Daten vom 2026-01-15 · Errata bis e1"
+    manifest = json.loads((german_site / "demo" / "manifest.webmanifest").read_text(encoding="utf-8"))
+    assert manifest["name"] == "Demo Game – Regelreferenz"
 
 
 def test_the_scripts_words_pass_their_node_tests():

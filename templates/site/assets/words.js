@@ -1,8 +1,8 @@
 /* The words the site's scripts write, in the site's language (rulesmith/words.py).
  *
- * Every word a script shows is written in English where it is used, as T("msgid") or
- * T("… {name} …", {name: value}), so that Babel finds it (babel.cfg, scripts/words). A page of a
- * site in another language carries the translations of those words, and only those, as JSON in
+ * Every word a script shows is written in English where it is used, as T(msgid) with the msgid a
+ * string literal, or T(msgid, {name: value}) for one with {name} in it, so that Babel finds it
+ * (babel.cfg, scripts/words). A page of a site in another language carries the translations of those words, and only those, as JSON in
  * <meta name="rs-words" content="…"> (templates/theme/main.html); T() gives the translation, else
  * the English, with each {name} filled from the parameters. What it returns is text: a script
  * puts it into the page as text (textContent, an attribute), never as markup.
