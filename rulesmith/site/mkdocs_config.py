@@ -14,6 +14,7 @@ the theme prints `site_name`, `copyright` and the others as they are, as markup.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import mergedeep
@@ -30,7 +31,6 @@ from rulesmith.words import N_
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from pathlib import Path
 
     from rulesmith.content.game import Game
 
@@ -80,7 +80,18 @@ def _language(value) -> str | None:
     so it must be one the tool has words in."""
     if problem := _LANGUAGE_CODE(value):
         return problem
-    return None if words.known(value) else f"is {value!r}, a language the tool has no words in"
+    if not words.known(value):
+        return f"is {value!r}, a language the tool has no words in"
+    if not _theme_speaks(value):
+        return f"is {value!r}, a language Material for MkDocs (the site's theme) has no words in"
+    return None
+
+
+def _theme_speaks(language: str) -> bool:
+    """Whether Material has its own words in this language (it reads partials/languages/<language>.html)."""
+    import material
+
+    return (Path(material.__file__).parent / "templates" / "partials" / "languages" / f"{language}.html").is_file()
 
 
 def _is(kind, what: str):

@@ -110,6 +110,20 @@ def test_a_language_the_tool_has_no_words_in_is_refused_where_it_is_set(tmp_path
     assert not (tmp_path / "site").exists()
 
 
+def test_a_language_the_theme_has_no_words_in_is_refused_too(tmp_path):
+    from rulesmith.problems import ContentError
+    from rulesmith.project import Project
+    from rulesmith.site.mkdocs_config import project_settings
+
+    (tmp_path / "mkdocs.yml").write_text("theme:\n  language: de-AT\n")  # the tool reads de.po; Material has no de-AT
+    with pytest.raises(ContentError) as error:
+        project_settings(Project(tmp_path))
+    assert [p.message for p in error.value.problems] == \
+        ["'theme.language' is 'de-AT', a language Material for MkDocs (the site's theme) has no words in"]
+    (tmp_path / "mkdocs.yml").write_text("theme:\n  language: fr\n")
+    assert project_settings(Project(tmp_path))["theme"]["language"] == "fr"
+
+
 @pytest.fixture(scope="module")
 def german_site(tmp_path_factory) -> Path:
     """The fixture game's site built with theme.language: de."""
