@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from rulesmith import fingerprint
+from rulesmith import fingerprint, words
 from rulesmith.files import exchange, make_readable, write_atomic, write_if_changed
 from rulesmith.flowchart.chart import procedure_svg, standalone_svg
 from rulesmith.format.schema import write_schema
@@ -134,10 +134,11 @@ def flowcharts(checked: list[Checked], cache: Path) -> dict[str, bytes]:
             for c in checked for p in c.game.procedures}
 
 
-def chart_files(checked: list[Checked], charts: dict[str, bytes]) -> dict[str, bytes]:
+def chart_files(checked: list[Checked], charts: dict[str, bytes], language: str = "en") -> dict[str, bytes]:
     """Each flowchart as a file of its own, titled for the reader (no node ids as tooltips), in
     the site's web fonts (static_files)."""
-    return {path: standalone_svg(charts[path], p.title, fonts=layout.link(path, WEB_FONTS) + "/")
+    say = words.of(language).gettext
+    return {path: standalone_svg(charts[path], p.title, fonts=layout.link(path, WEB_FONTS) + "/", say=say)
             for c in checked for p in c.game.procedures if (path := layout.flowchart_file(c.game.id, p.id)) in charts}
 
 
@@ -149,7 +150,7 @@ def render_docs(checked: list[Checked], charts: dict[str, bytes], downloads: lis
     rendered = render_site(checked, downloads, charts, cache=cache / "pages", site_name=site_name, language=language)
     files = {page.path: page.text.encode("utf-8") for page in rendered.pages}
     files.update(aids or {})
-    files.update(chart_files(checked, charts))  # each chart as a file too: a page's "Whole chart" (pinch zoom)
+    files.update(chart_files(checked, charts, language))  # each chart as a file too: a page's "Whole chart" (pinch zoom)
     files.update(static_files(cache))
     sync_tree(docs, files)
     return rendered.nav

@@ -134,7 +134,8 @@ class PageContext:
     def listed(self, key: str) -> Markup:
         """A link from a marked place to its row on the Gaps in the source page (the row links back)."""
         _ = self._
-        return Markup(f'<small class="rs-listed">[{html_text(_("Listed in the gaps in the source"))}]'
+        listed = html_text(_("Listed in the gaps in the source"))
+        return Markup(f'<small class="rs-listed">[{listed}]'
                       f'({self.to(layout.shared_page(self.game.id, "gap"), layout.gap_row_anchor(key))})</small>')
 
     def to(self, path: str, anchor: str = "") -> Markup:
@@ -235,7 +236,8 @@ class PageContext:
         """Under a table: the note its column's marked cells share, said once."""
         title = html_text(table.columns[column].title)
         _ = self._
-        return self._place(f"<em>{title}</em>, {html_text(_('every marked row:'))} " + self._marker(shared[0], shared[1]))
+        every = html_text(_("every marked row:"))
+        return self._place(f"<em>{title}</em>, {every} " + self._marker(shared[0], shared[1]))
 
     def _value(self, value, spec) -> str:
         """A value as its field type shows it (fieldtypes.shown), a reference as a link, Markdown as HTML."""
@@ -590,7 +592,7 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
         nav.append({_("Reference tables"): page(layout.shared_page(g, "table"), "tables.md.j2")})
     def flowchart(procedure: model.Procedure) -> str | None:
         svg = charts.get(layout.flowchart_file(g, procedure.id))
-        return Markup(inline_svg(svg, procedure.title)) if svg is not None else None
+        return Markup(inline_svg(svg, procedure.title, say=_)) if svg is not None else None
 
     if game.procedures:
         solo = _("Solo bot")

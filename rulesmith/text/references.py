@@ -91,7 +91,8 @@ class Output:
         printed, chain = found
         _ = self.say
         names = ", ".join(self.link(f"erratum:{erratum.id}", _("erratum %(id)s") % {"id": erratum.id}) for erratum in chain)
-        return f" ({html_text(_('the rulebook prints'))} {html_text(values.shown(self.index, ref, printed))}; {names})"
+        prints = html_text(_("the rulebook prints"))
+        return f" ({prints} {html_text(values.shown(self.index, ref, printed))}; {names})"
 
 
 def fold_echoes(text: str, index: Index) -> str:

@@ -76,6 +76,14 @@ def test_every_word_is_translated_with_its_placeholders_kept(extracted, language
             assert text.strip() == text and "  " not in text
 
 
+def test_no_word_is_wrapped_inside_an_f_string():
+    """Babel reads an f-string as one string: a word wrapped inside one is never extracted."""
+    inside = re.compile(r"""\bf(["'])(?:(?!\1).)*\{[^}]*\b(?:N_|_|gettext|ngettext)\(""")
+    found = [f"{path.relative_to(ROOT)}:{n}" for path in sorted((ROOT / "rulesmith").rglob("*.py"))
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if inside.search(line)]
+    assert found == []
+
+
 def test_the_words_of_a_language_and_english():
     german = words.of("de")
     assert german.gettext("Referred to by:") == "Verwiesen von:"
@@ -151,7 +159,8 @@ def test_a_site_in_german_reads_german_where_the_tool_writes(german_site):
     everything = "\n".join(texts.values())
     for german in ("Zug des Bots", "Verwiesen von:", "Lücken in der Vorlage", "Überblick",
                    "Zurück", "Neu beginnen", "Änderungen", "Die Spielregel gibt 4 von 5 an (Cards).",
-                   "Zum dunklen Design wechseln", "Dauerhafter Link", "Verwiesen von: Scoring (Regeln)"):
+                   "Zum dunklen Design wechseln", "Dauerhafter Link", "Verwiesen von: Scoring (Regeln)",
+                   "Ablaufdiagramm: Bot: a turn. Dieselben Schritte stehen unten als Text."):
         assert german in everything, german
     # No word of the tool's is left in English where it has a German one (words of one short word
     # may be the content's own: "Rules", "Start"; the longer ones are the tool's).
