@@ -129,8 +129,10 @@ def static_files(cache: Path) -> dict[str, bytes]:
     return files
 
 
-def flowcharts(checked: list[Checked], cache: Path) -> dict[str, bytes]:
-    return {layout.flowchart_file(c.game.id, p.id): procedure_svg(p, c.index, cache / "flowcharts")
+def flowcharts(checked: list[Checked], cache: Path, language: str = "en") -> dict[str, bytes]:
+    """The site's flowcharts, their own words (a calling step's) in the site's language."""
+    say = words.of(language).gettext
+    return {layout.flowchart_file(c.game.id, p.id): procedure_svg(p, c.index, cache / "flowcharts", say=say)
             for c in checked for p in c.game.procedures}
 
 
@@ -186,7 +188,7 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
     # The editor schema the content files' `$schema` lines point to, current with the content.
     write_schema(project.shared_schema, [c.game for c in checked])
     with progress.step("flowcharts"):
-        charts = flowcharts(checked, cache)
+        charts = flowcharts(checked, cache, language)
     downloads: list[dict] = []
     aids: dict[str, bytes] = {}
     if pdfs:

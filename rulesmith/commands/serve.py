@@ -85,7 +85,7 @@ class Preview:
             checked = check_content(self.content, kept=self.kept)
             games = [c.game for c in checked]
             site_settings = settings(self.project, self.trust_config, games)
-            nav = render_docs(checked, flowcharts(checked, self.project.cache), [], self.docs,
+            nav = render_docs(checked, flowcharts(checked, self.project.cache, site_language(site_settings)), [], self.docs,
                               cache=self.project.cache, site_name=site_settings["site_name"],
                               language=site_language(site_settings))
             config = self.config(nav, games)

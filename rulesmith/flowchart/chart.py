@@ -54,6 +54,10 @@ class LayoutTimeout(GraphvizError):
 LAYOUT_SECONDS = 60
 
 
+def _same(text: str) -> str:
+    return text
+
+
 def procedure_svg(procedure: model.Procedure, index: Index, cache_dir: Path, *, grow: bool = True, **dot_options) -> bytes:
     """A procedure's chart (to_dot, render_svg); a chart Graphviz cannot lay out in time is a
     problem of that procedure, located in its content file, not a failure of the build."""
@@ -82,14 +86,16 @@ def numbering(procedure: model.Procedure) -> dict[str, str]:
 
 
 def to_dot(procedure: model.Procedure, index: Index, rankdir: str = "TB", wrap: int = WRAP,
-           font_pt: float = 11, edge_pt: float = 10, text: bool = True, compact: bool = False) -> str:
+           font_pt: float = 11, edge_pt: float = 10, text: bool = True, compact: bool = False,
+           say: Callable[[str], str] = _same) -> str:
     """DOT for a procedure. The defaults are the site's chart; a player aid may lay the same
     chart out for its page: left to right, narrower labels, or (text=False) step numbers only,
-    the steps' text then being printed beside the chart."""
+    the steps' text then being printed beside the chart. `say`: the tool's own words (a calling
+    step's "Run …, then go on") in the output's language (rulesmith/words.py)."""
     numbers = numbering(procedure)
     nodes = [{"id": n.id, "type": n.type, "number": numbers[n.id],
               "label": _label(n.text, index, wrap) if text else "",
-              "call": _label(_called(n.call, index), index, wrap) if n.call else ""}
+              "call": _label(_called(n.call, index, say), index, wrap) if n.call else ""}
              for n in procedure.nodes]
     edges = []
     for node in procedure.nodes:
@@ -103,13 +109,14 @@ def to_dot(procedure: model.Procedure, index: Index, rankdir: str = "TB", wrap: 
                               spacing=("0.2", "0.25") if compact else ("0.35", "0.4"), compact=compact)
 
 
-def _called(call: model.Call, index: Index) -> str:
+def _called(call: model.Call, index: Index, say: Callable[[str], str] = _same) -> str:
     """What a calling step's box says of its call: the procedure it runs (and that it may be left
     out), its title in quotes, as a title in running text is (one may end in "?" or hold a colon:
     'Run “Automa: which Units are Free Units?”, then go on')."""
     target = index.targets.get(f"procedure:{call.procedure}")
     title = target.name if target is not None else call.procedure
-    return ("If needed, run “" if call.optional else "Run “") + title + "”, then go on"
+    words = say(N_("If needed, run “%(title)s”, then go on")) if call.optional else say(N_("Run “%(title)s”, then go on"))
+    return words % {"title": title}
 
 
 @lru_cache(maxsize=1)
@@ -283,10 +290,6 @@ _GRAPHVIZ_ID = re.compile(r' id="(?:a_)?(?:graph|node|edge|clust)\d+"')
 # them as tooltips. The node's id moves to an attribute for scripts; the edge's title goes.
 _NODE_TITLE = re.compile(r'(<g class="node[^"]*")>\s*<title>([^<]*)</title>')
 _EDGE_TITLE = re.compile(r'(<g class="edge">)\s*<title>[^<]*</title>')
-
-
-def _same(text: str) -> str:
-    return text
 
 
 def inline_svg(svg: bytes, title: str, *, beside: str | None = None, say: Callable[[str], str] = _same) -> str:

@@ -195,3 +195,17 @@ def test_the_scripts_words_pass_their_node_tests():
     counts = {name: int(n) for name, n in re.findall(r"^# (tests|pass|fail) (\d+)$", run.stdout, re.MULTILINE)}
     assert run.returncode == 0, run.stdout + run.stderr
     assert counts.get("tests", 0) >= 5 and counts.get("pass") == counts["tests"], run.stdout
+
+
+def test_a_flowchart_says_its_own_words_in_the_site_language():
+    """A calling step's box ("Run “…”, then go on") and the chart's text alternative."""
+    from rulesmith.flowchart.chart import inline_svg, to_dot
+    from rulesmith.pipeline import check_content
+
+    checked = check_content(ROOT / "tests" / "fixtures" / "bot-chance")[0]
+    calling = next(p for p in checked.game.procedures if any(n.call for n in p.nodes))
+    german = words.of("de").gettext
+    assert "ausführen, dann weiter" in to_dot(calling, checked.index, say=german).replace("<br/>", " ")
+    assert "then go on" in to_dot(calling, checked.index).replace("<br/>", " ")  # English, as before
+    svg = b'<svg width="1" height="1"><g id="graph0" class="graph"><title>x</title></g></svg>'
+    assert 'aria-label="Ablaufdiagramm: Turn. Dieselben Schritte stehen unten als Text."' in inline_svg(svg, "Turn", say=german)
