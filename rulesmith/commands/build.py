@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from rulesmith import fingerprint
+from rulesmith import fingerprint, words
 from rulesmith.files import exchange, make_readable, write_atomic, write_if_changed
 from rulesmith.flowchart.chart import procedure_svg, standalone_svg
 from rulesmith.format.schema import write_schema
@@ -28,6 +28,7 @@ from rulesmith.site import gate, layout
 from rulesmith.site.csp import write_policies
 from rulesmith.site.engines import DEFAULT_ENGINE, ENGINES, INCREMENTAL
 from rulesmith.site.fonts import font_face_css, web_fonts
+from rulesmith.site.mkdocs_config import language as site_language
 from rulesmith.site.mkdocs_config import settings, write_config
 from rulesmith.site.notfound import write_404
 from rulesmith.site.pages import render_site
@@ -104,7 +105,7 @@ def sync_tree(target: Path, files: dict[str, bytes]) -> None:
 # in this order: a phone's first page makes two requests for them, not eight (Lighthouse, issue 29).
 # The stylesheet opens with the fonts' @font-face rules (site/fonts.py).
 BUNDLES = {f"{ASSETS}/site.css": ["rulesmith.css", "walker.css", "botturn.css"],
-           f"{ASSETS}/site.js": ["search.js", "rulesmith.js", "offline.js"],
+           f"{ASSETS}/site.js": ["words.js", "search.js", "rulesmith.js", "offline.js"],
            f"{ASSETS}/walking.js": ["place.js", "procedure.js"]}
 # walking.js (the place in the history and the procedure interpreter, which both use), walker.js and
 # botturn.js go to the pages that have a walker or the Bot turn companion only
@@ -128,26 +129,30 @@ def static_files(cache: Path) -> dict[str, bytes]:
     return files
 
 
-def flowcharts(checked: list[Checked], cache: Path) -> dict[str, bytes]:
-    return {layout.flowchart_file(c.game.id, p.id): procedure_svg(p, c.index, cache / "flowcharts")
+def flowcharts(checked: list[Checked], cache: Path, language: str = "en") -> dict[str, bytes]:
+    """The site's flowcharts, their own words (a calling step's) in the site's language."""
+    say = words.of(language).gettext
+    return {layout.flowchart_file(c.game.id, p.id): procedure_svg(p, c.index, cache / "flowcharts", say=say)
             for c in checked for p in c.game.procedures}
 
 
-def chart_files(checked: list[Checked], charts: dict[str, bytes]) -> dict[str, bytes]:
+def chart_files(checked: list[Checked], charts: dict[str, bytes], language: str = "en") -> dict[str, bytes]:
     """Each flowchart as a file of its own, titled for the reader (no node ids as tooltips), in
     the site's web fonts (static_files)."""
-    return {path: standalone_svg(charts[path], p.title, fonts=layout.link(path, WEB_FONTS) + "/")
+    say = words.of(language).gettext
+    return {path: standalone_svg(charts[path], p.title, fonts=layout.link(path, WEB_FONTS) + "/", say=say)
             for c in checked for p in c.game.procedures if (path := layout.flowchart_file(c.game.id, p.id)) in charts}
 
 
 def render_docs(checked: list[Checked], charts: dict[str, bytes], downloads: list[dict], docs: Path,
-                aids: dict[str, bytes] | None = None, *, cache: Path, site_name: str | None = None) -> list:
+                aids: dict[str, bytes] | None = None, *, cache: Path, site_name: str | None = None,
+                language: str = "en") -> list:
     """Write the Markdown pages (flowcharts inline), PDFs and assets MkDocs builds from; return the nav.
     The PDFs go in with the pages so that MkDocs copies them and checks every link to them."""
-    rendered = render_site(checked, downloads, charts, cache=cache / "pages", site_name=site_name)
+    rendered = render_site(checked, downloads, charts, cache=cache / "pages", site_name=site_name, language=language)
     files = {page.path: page.text.encode("utf-8") for page in rendered.pages}
     files.update(aids or {})
-    files.update(chart_files(checked, charts))  # each chart as a file too: a page's "Whole chart" (pinch zoom)
+    files.update(chart_files(checked, charts, language))  # each chart as a file too: a page's "Whole chart" (pinch zoom)
     files.update(static_files(cache))
     sync_tree(docs, files)
     return rendered.nav
@@ -172,8 +177,9 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
         progress.cpu = cpu
     with progress.step("check content"):
         checked = _only(check_content(content), games)
-    named = settings(project, trusted=trust_config, games=[c.game for c in checked])["site_name"]  # the project's
-    # mkdocs.yml, checked before anything is made
+    site_settings = settings(project, trusted=trust_config, games=[c.game for c in checked])  # the project's
+    # mkdocs.yml, checked before anything is made: the site's name and its language (the tool's words follow it)
+    named, language = site_settings["site_name"], site_language(site_settings)
     if not quiet:
         from rulesmith.problems import warning_line
 
@@ -182,7 +188,7 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
     # The editor schema the content files' `$schema` lines point to, current with the content.
     write_schema(project.shared_schema, [c.game for c in checked])
     with progress.step("flowcharts"):
-        charts = flowcharts(checked, cache)
+        charts = flowcharts(checked, cache, language)
     downloads: list[dict] = []
     aids: dict[str, bytes] = {}
     if pdfs:
@@ -197,7 +203,7 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
             log.info("  --no-pdf: keeping the %d PDFs of the last build with PDFs", len(downloads))
     with progress.step("render pages"):
         docs = work / "docs"
-        nav = render_docs(checked, charts, downloads, docs, aids, cache=cache, site_name=named)
+        nav = render_docs(checked, charts, downloads, docs, aids, cache=cache, site_name=named, language=language)
     site = site.resolve()
     config = write_config(project, work, nav, site_url, trusted=trust_config, games=[c.game for c in checked])
     inputs = _site_inputs(docs, config, engine)
@@ -211,7 +217,8 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
                    and record.get("frame") == inputs["frame"])
     with progress.step(f"{engine} build"):
         if not current:
-            _build_site(engine, config, site, [c.game for c in checked], incremental=incremental, cache=cache)
+            _build_site(engine, config, site, [c.game for c in checked], incremental=incremental, cache=cache,
+                        language=language)
     if not current:
         _remember_site(work, site, inputs)
     log.debug("%s build: %s", engine, why_rebuilt(record, inputs))
@@ -238,7 +245,7 @@ def _only(checked: list[Checked], games: list[str] | None) -> list[Checked]:
     return [c for c in checked if c.game.id in games]
 
 
-def finish_site(site: Path, games: list, webapp: bool = True) -> None:
+def finish_site(site: Path, games: list, webapp: bool = True, language: str = "en") -> None:
     """What the site engine does not make, written into the built site: the search index of each
     game (read from the built pages), a 404 page that works from disk too, and each game's web app (manifest, icons, offline worker;
     not in the preview, where a worker answering from its cache would hide every edit). Every
@@ -248,11 +255,11 @@ def finish_site(site: Path, games: list, webapp: bool = True) -> None:
     write_404(site)
     write_policies(site)
     if webapp:
-        write_webapp(site, games)
+        write_webapp(site, games, language)
 
 
 def _build_site(engine: str, config: Path, site: Path, games: list, incremental: bool = False,
-                cache: Path | None = None) -> None:
+                cache: Path | None = None, language: str = "en") -> None:
     """The engine's site, built in a staging folder that then replaces `site`. Incremental: the
     staging folder starts as a copy of `site` (modification times kept) and the engine rebuilds
     only the pages whose Markdown is newer than their HTML: MkDocs' "dirty" build, which
@@ -271,7 +278,7 @@ def _build_site(engine: str, config: Path, site: Path, games: list, incremental:
             INCREMENTAL[engine](config, staging)
         else:
             ENGINES[engine](config, staging)
-        finish_site(staging, games)
+        finish_site(staging, games, language=language)
         gate.check_site(staging, games, cache)  # what was built, judged as readers get it, before it is published
         make_readable(staging)
         _swap(staging, site)

@@ -41,6 +41,7 @@ from rulesmith.problems import BuildError, ContentError, UsageError
 from rulesmith.project import project_of_content, templates
 from rulesmith.site import csp, gate
 from rulesmith.site.engines import DirtyNotice
+from rulesmith.site.mkdocs_config import language as site_language
 from rulesmith.site.mkdocs_config import settings, write_config
 
 HOOKS = Path(__file__).parent.parent / "site" / "mkdocs_hook.py"
@@ -83,9 +84,10 @@ class Preview:
         try:
             checked = check_content(self.content, kept=self.kept)
             games = [c.game for c in checked]
-            nav = render_docs(checked, flowcharts(checked, self.project.cache), [], self.docs,
-                              cache=self.project.cache,
-                              site_name=settings(self.project, self.trust_config, games)["site_name"])
+            site_settings = settings(self.project, self.trust_config, games)
+            nav = render_docs(checked, flowcharts(checked, self.project.cache, site_language(site_settings)), [], self.docs,
+                              cache=self.project.cache, site_name=site_settings["site_name"],
+                              language=site_language(site_settings))
             config = self.config(nav, games)
             state = (nav, (self.folder / "mkdocs.yml").read_bytes())
             full = state != self.built

@@ -20,6 +20,12 @@ if TYPE_CHECKING:
 # A function's `game` is a content.game.Game, which asks this registry: not imported here.
 
 
+def N_(text: str) -> str:
+    """A word readers see (a tag after a link), marked for the tool's catalog (rulesmith/words.py)
+    and translated where it is shown."""
+    return text
+
+
 @dataclass(frozen=True, kw_only=True)
 class KeyType:
     """A kind of key (prefix:id) that a link can name, and where its target is on the site.
@@ -82,37 +88,37 @@ def _section_page(game, section_id: str) -> str:
 
 
 MODULE = ItemType(prefix="module", collection="modules", model=model.Module, name_field="name", label="Module",
-                  tag="module", page="{game}/index.md", anchor="module-{id}", takes_defaults=False,
+                  tag=N_("module"), page="{game}/index.md", anchor="module-{id}", takes_defaults=False,
                   names_module=False)
-KIND = ItemType(prefix="kind", collection="kinds", model=model.Kind, name_field="plural", label="Kind", tag="list",
+KIND = ItemType(prefix="kind", collection="kinds", model=model.Kind, name_field="plural", label="Kind", tag=N_("list"),
                 page="{game}/kinds/{page}.md", takes_defaults=False, names_module=False)
 ENTITY = ItemType(prefix="entity", collection="entities", model=model.Entity, name_field="name", label="Entity",
-                  tag="card", page="{game}/kinds/{kind}.md")
+                  tag=N_("card"), page="{game}/kinds/{kind}.md")
 RULE = ItemType(prefix="rule", collection="sections", model=model.Section, name_field="title", label="Rules section",
-                tag="rules", page="{game}/rules/{page}.md", shown_in=_section_page,
+                tag=N_("rules"), page="{game}/rules/{page}.md", shown_in=_section_page,
                 compared_apart=frozenset({"sections"}))
 TABLE = ItemType(prefix="table", collection="tables", model=model.Table, name_field="title", label="Table",
-                 tag="table", page="{game}/tables.md", compared_apart=frozenset({"rows"}))
+                 tag=N_("table"), page="{game}/tables.md", compared_apart=frozenset({"rows"}))
 PROCEDURE = ItemType(prefix="procedure", collection="procedures", model=model.Procedure, name_field="title",
-                     label="Procedure", tag="solo bot", page="{game}/solo/{page}.md")
+                     label="Procedure", tag=N_("solo bot"), page="{game}/solo/{page}.md")
 EXAMPLE = ItemType(prefix="example", collection="examples", model=model.Example, name_field="title",
-                   label="Example", tag="example", page="{game}/examples.md")
+                   label="Example", tag=N_("example"), page="{game}/examples.md")
 TERM = ItemType(prefix="term", collection="glossary", model=model.Term, name_field="term", label="Glossary term",
-                tag="glossary", page="{game}/glossary.md", names_module=False)
-GAP = ItemType(prefix="gap", collection="gaps", model=model.Gap, name_field="title", label="Gap", tag="gap",
+                tag=N_("glossary"), page="{game}/glossary.md", names_module=False)
+GAP = ItemType(prefix="gap", collection="gaps", model=model.Gap, name_field="title", label="Gap", tag=N_("gap"),
                page="{game}/gaps.md", names_module=False)
 ERRATUM = ItemType(prefix="erratum", collection="errata", model=model.Erratum, name_field="id", label="Erratum",
-                   tag="erratum", page="{game}/changelog.md", anchor="erratum-{id}", takes_defaults=False,
+                   tag=N_("erratum"), page="{game}/changelog.md", anchor="erratum-{id}", takes_defaults=False,
                    names_module=False, is_record=True)
 RULING = ItemType(prefix="ruling", collection="rulings", model=model.Ruling, name_field="label", label="Ruling",
-                  tag="changelog", page="{game}/changelog.md", anchor="ruling-{id}", takes_defaults=False,
+                  tag=N_("changelog"), page="{game}/changelog.md", anchor="ruling-{id}", takes_defaults=False,
                   names_module=False, is_record=True)
 ITEM_TYPES: tuple[ItemType, ...] = (MODULE, KIND, ENTITY, RULE, TABLE, PROCEDURE, EXAMPLE, TERM, GAP, ERRATUM, RULING)
 
 # Keys of no collection: the game (its overview) and a part of the bot's declaration (bot:turn,
 # bot:part-2, bot:state-difficulty …; site/layout.bot_key), marked in place on the Bot turn page.
-GAME = KeyType(prefix="game", page="{game}/index.md", anchor="", label="Game", tag="game")
-BOT = KeyType(prefix="bot", page="{game}/bot-turn.md", anchor="mark-{id}", label="Bot turn", tag="bot")
+GAME = KeyType(prefix="game", page="{game}/index.md", anchor="", label="Game", tag=N_("game"))
+BOT = KeyType(prefix="bot", page="{game}/bot-turn.md", anchor="mark-{id}", label="Bot turn", tag=N_("bot"))
 OTHER_KEYS: tuple[KeyType, ...] = (GAME, BOT)
 
 

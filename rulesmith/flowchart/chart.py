@@ -29,8 +29,11 @@ from rulesmith.problems import BuildError, ContentError, Problem
 from rulesmith.project import templates
 from rulesmith.site.fonts import font_face_css
 from rulesmith.text.references import plain_text
+from rulesmith.words import N_
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from rulesmith.content import model
     from rulesmith.content.link import Index
 
@@ -49,6 +52,10 @@ class LayoutTimeout(GraphvizError):
 
 
 LAYOUT_SECONDS = 60
+
+
+def _same(text: str) -> str:
+    return text
 
 
 def procedure_svg(procedure: model.Procedure, index: Index, cache_dir: Path, *, grow: bool = True, **dot_options) -> bytes:
@@ -79,14 +86,16 @@ def numbering(procedure: model.Procedure) -> dict[str, str]:
 
 
 def to_dot(procedure: model.Procedure, index: Index, rankdir: str = "TB", wrap: int = WRAP,
-           font_pt: float = 11, edge_pt: float = 10, text: bool = True, compact: bool = False) -> str:
+           font_pt: float = 11, edge_pt: float = 10, text: bool = True, compact: bool = False,
+           say: Callable[[str], str] = _same) -> str:
     """DOT for a procedure. The defaults are the site's chart; a player aid may lay the same
     chart out for its page: left to right, narrower labels, or (text=False) step numbers only,
-    the steps' text then being printed beside the chart."""
+    the steps' text then being printed beside the chart. `say`: the tool's own words (a calling
+    step's "Run …, then go on") in the output's language (rulesmith/words.py)."""
     numbers = numbering(procedure)
     nodes = [{"id": n.id, "type": n.type, "number": numbers[n.id],
               "label": _label(n.text, index, wrap) if text else "",
-              "call": _label(_called(n.call, index), index, wrap) if n.call else ""}
+              "call": _label(_called(n.call, index, say), index, wrap) if n.call else ""}
              for n in procedure.nodes]
     edges = []
     for node in procedure.nodes:
@@ -100,13 +109,14 @@ def to_dot(procedure: model.Procedure, index: Index, rankdir: str = "TB", wrap: 
                               spacing=("0.2", "0.25") if compact else ("0.35", "0.4"), compact=compact)
 
 
-def _called(call: model.Call, index: Index) -> str:
+def _called(call: model.Call, index: Index, say: Callable[[str], str] = _same) -> str:
     """What a calling step's box says of its call: the procedure it runs (and that it may be left
     out), its title in quotes, as a title in running text is (one may end in "?" or hold a colon:
     'Run “Automa: which Units are Free Units?”, then go on')."""
     target = index.targets.get(f"procedure:{call.procedure}")
     title = target.name if target is not None else call.procedure
-    return ("If needed, run “" if call.optional else "Run “") + title + "”, then go on"
+    words = say(N_("If needed, run “%(title)s”, then go on")) if call.optional else say(N_("Run “%(title)s”, then go on"))
+    return words % {"title": title}
 
 
 @lru_cache(maxsize=1)
@@ -282,26 +292,29 @@ _NODE_TITLE = re.compile(r'(<g class="node[^"]*")>\s*<title>([^<]*)</title>')
 _EDGE_TITLE = re.compile(r'(<g class="edge">)\s*<title>[^<]*</title>')
 
 
-def inline_svg(svg: bytes, title: str, *, beside: str = "The same steps are listed as text below.") -> str:
+def inline_svg(svg: bytes, title: str, *, beside: str | None = None, say: Callable[[str], str] = _same) -> str:
     """A flowchart SVG ready to sit inside a page: no XML prologue or comments, no blank line (a
     Markdown raw-HTML block ends at one), the reader's title instead of the procedure id, and a
     text alternative (ending with `beside`, what the page offers besides the chart). The text stays
     text (found by the browser's find, drawn in the page's font); Graphviz's node groups (class
     "node") are kept for scripts that walk them, each with its node's id as `data-chart-node`
     instead of a <title> (which a browser shows as a tooltip); its numbered ids and its edges'
-    "a->b" titles are dropped."""
+    "a->b" titles are dropped. `say`: the tool's own words in the page's language (rulesmith/words.py)."""
+    if beside is None:
+        beside = say(N_("The same steps are listed as text below."))
     body = _COMMENT.sub(b"", _PROLOGUE.sub(b"", svg, count=1)).decode("utf-8")
     body = _GRAPH_TITLE.sub(lambda m: m.group(1) + html.escape(title) + m.group(2), body, count=1)
     body = _GRAPHVIZ_ID.sub("", body)
     body = _NODE_TITLE.sub(lambda m: f'{m.group(1)} data-chart-node="{html.escape(html.unescape(m.group(2)))}">', body)
     body = _EDGE_TITLE.sub(r"\1", body)
     stop = "" if title[-1:] in "?!." else "."
-    label = html.escape(f"Flowchart: {title}{stop} {beside}".strip(), quote=True)
+    flowchart = say(N_("Flowchart:"))
+    label = html.escape(f"{flowchart} {title}{stop} {beside}".strip(), quote=True)
     body = body.replace("<svg ", f'<svg class="rs-flowchart__svg" role="img" aria-label="{label}" ', 1)
     return "\n".join(line for line in body.splitlines() if line.strip())
 
 
-def standalone_svg(svg: bytes, title: str, fonts: str | None = None) -> bytes:
+def standalone_svg(svg: bytes, title: str, fonts: str | None = None, say: Callable[[str], str] = _same) -> bytes:
     """The chart as a file of its own (a page's "Whole chart", to zoom): the same reader's text as
     the inline chart (its title, no node ids as tooltips), as an SVG document that carries its
     font and palette (templates/flowchart/standalone.css): Inter, the font Graphviz measured the
@@ -309,7 +322,7 @@ def standalone_svg(svg: bytes, title: str, fonts: str | None = None) -> bytes:
     the same files the pages load and the offline copy keeps), else the nearest fallbacks."""
     faces = font_face_css(TEMPLATES / "fonts", folder=fonts, display="swap") if fonts is not None else ""
     style = faces + (TEMPLATES / "flowchart" / "standalone.css").read_text(encoding="utf-8")
-    body = inline_svg(svg, title, beside="")
+    body = inline_svg(svg, title, beside="", say=say)
     opening = body.index(">", body.index("<svg")) + 1
     body = body[:opening] + "\n<style><![CDATA[\n" + style.strip() + "\n]]></style>" + body[opening:]
     return b'<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n' + body.encode() + b"\n"

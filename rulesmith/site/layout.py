@@ -15,15 +15,20 @@ if TYPE_CHECKING:
 HOME_PAGE, DOWNLOADS_PAGE, CHANGELOG_PAGE, FORMAT_PAGE = (f"{name}.md" for name in (HOME, DOWNLOADS, CHANGELOG, FORMAT))
 
 
-# Who an erratum or a ruling comes from, as readers call it.
+def N_(text: str) -> str:
+    """A word readers see, marked for the tool's catalog (rulesmith/words.py) and translated where it is shown."""
+    return text
+
+
+# Who an erratum or a ruling comes from, as readers call it (translated where shown: `_(…)`).
 SOURCE_LABELS = {
-    "publisher-faq": "Publisher FAQ",
-    "reader-report": "Reader report",
-    "transcription-fix": "Transcription fix",
-    "designer-answer": "Designer's answer",
-    "tournament-ruling": "Tournament ruling",
-    "forum-answer": "Answer on the forum",
-    "rules-team": "Rules team",
+    "publisher-faq": N_("Publisher FAQ"),
+    "reader-report": N_("Reader report"),
+    "transcription-fix": N_("Transcription fix"),
+    "designer-answer": N_("Designer's answer"),
+    "tournament-ruling": N_("Tournament ruling"),
+    "forum-answer": N_("Answer on the forum"),
+    "rules-team": N_("Rules team"),
 }
 
 

@@ -14,21 +14,23 @@ the theme prints `site_name`, `copyright` and the others as they are, as markup.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import mergedeep
 import yaml
 
+from rulesmith import words
 from rulesmith.content import model
 from rulesmith.content.load import read_settings
 from rulesmith.files import write_if_changed
 from rulesmith.problems import ContentError, Problems, UsageError
 from rulesmith.project import Project, game_folders, templates
 from rulesmith.text import markdown_config
+from rulesmith.words import N_
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from pathlib import Path
 
     from rulesmith.content.game import Game
 
@@ -42,8 +44,8 @@ class Setting:
     """One kind of value a project may set: its check (a problem, or None), whether it is text the
     theme prints (and so is escaped) and whether it holds settings of its own."""
 
-    def __init__(self, check=None, text: bool = False, children: bool = False):
-        self.check, self.text, self.children = check, text, children
+    def __init__(self, check=None, text: bool = False, children: bool = False, hint: str = ""):
+        self.check, self.text, self.children, self.hint = check, text, children, hint
 
     def problem(self, value) -> str | None:
         return self.check(value) if self.check else None
@@ -70,6 +72,28 @@ def _local_path(value) -> str | None:
     return None
 
 
+_LANGUAGE_CODE = _pattern(r"[a-z]{2,3}([_-][A-Za-z0-9]+)*", "a language code, such as en or pt-BR")
+
+
+def _language(value) -> str | None:
+    """The site's language: Material's words and the tool's own (rulesmith/words.py) follow it,
+    so it must be one the tool has words in."""
+    if problem := _LANGUAGE_CODE(value):
+        return problem
+    if not words.known(value):
+        return f"is {value!r}, a language the tool has no words in"
+    if not _theme_speaks(value):
+        return f"is {value!r}, a language Material for MkDocs (the site's theme) has no words in"
+    return None
+
+
+def _theme_speaks(language: str) -> bool:
+    """Whether Material has its own words in this language (it reads partials/languages/<language>.html)."""
+    import material
+
+    return (Path(material.__file__).parent / "templates" / "partials" / "languages" / f"{language}.html").is_file()
+
+
 def _is(kind, what: str):
     return lambda value: None if isinstance(value, kind) else f"must be {what}"
 
@@ -90,7 +114,8 @@ PRESENTATION = {
     ("site_url",): URL,
     ("theme",): MAPPING,
     ("theme", "name"): Setting(_pattern("material", "material (the theme the site's templates are for)")),
-    ("theme", "language"): Setting(_pattern(r"[a-z]{2,3}([_-][A-Za-z0-9]+)*", "a language code, such as en or pt-BR")),
+    ("theme", "language"): Setting(_language, hint=f"write one of {', '.join(words.available())}, or add the tool's "
+                                   "words in that language (templates/locale/<lang>.po: README, The tool's own words)"),
     ("theme", "font"): Setting(lambda v: None if v is False else
                                "can only be false: the site ships its fonts and loads none from elsewhere"),
     ("theme", "logo"): Setting(_local_path),
@@ -188,7 +213,7 @@ def project_settings(project: Project, trusted: bool = False) -> dict:
                              f"remove it, {TRUST_HINT}; a project may set {allowed(shape)} here")
                 continue
             if problem := setting.problem(child):
-                problems.add(where(here), f"{name} {problem}", "correct the value, or remove the setting")
+                problems.add(where(here), f"{name} {problem}", setting.hint or "correct the value, or remove the setting")
             elif setting.children:
                 walk(child, here, form)
 
@@ -223,7 +248,38 @@ def settings(project: Project, trusted: bool = False, games: Sequence[Game] = ()
     if not own.get("site_name"):
         merged["site_name"] = default_site_name(project, games)
     merged["markdown_extensions"] = markdown_config.mkdocs_extensions()
-    return merged
+    return in_language(merged)
+
+
+# The package's own words in its MkDocs defaults (templates/mkdocs.yml), said in the site's language
+# where the project keeps them; Material's own words follow theme.language by themselves.
+_OWN_WORDS = {"Switch to dark theme": N_("Switch to dark theme"), "Switch to light theme": N_("Switch to light theme")}
+
+
+def in_language(config: dict) -> dict:
+    """The settings with the tool's words in them said in the site's language: the palette's
+    toggles (as the defaults name them) and the headings' permanent links."""
+    words_of = words.of(language(config))
+    if words_of.language == words.ENGLISH:
+        return config
+    theme = config.get("theme")
+    palettes = theme.get("palette") if isinstance(theme, dict) else None
+    for palette in palettes if isinstance(palettes, list) else [palettes] if isinstance(palettes, dict) else []:
+        toggle = palette.get("toggle") if isinstance(palette, dict) else None
+        if isinstance(toggle, dict) and toggle.get("name") in _OWN_WORDS:
+            toggle["name"] = words_of.gettext(_OWN_WORDS[toggle["name"]])
+    config["markdown_extensions"] = [
+        {"toc": {**extension["toc"], "permalink_title": words_of.gettext("Permanent link")}}
+        if isinstance(extension, dict) and "toc" in extension else extension
+        for extension in config["markdown_extensions"]]
+    return config
+
+
+def language(config: dict) -> str:
+    """The site's language (theme.language of the settings), which the tool's words follow."""
+    theme = config.get("theme")
+    value = theme.get("language") if isinstance(theme, dict) else None
+    return value if isinstance(value, str) and words.known(value) else words.ENGLISH
 
 
 def default_site_name(project: Project, games: Sequence[Game] = (), folder: bool = True) -> str:
@@ -265,6 +321,12 @@ def write_config(project: Project, work: Path, nav: list, site_url: str | None =
     `mkdocs build -f` or `zensical build -f` on it builds the site into <work>/site."""
     config = escaped(settings(project, trusted, games))
     config.update(docs_dir="docs", site_dir="site", nav=nav)
+    # The words the site's scripts write, in the site's language, for every page (theme/main.html):
+    # none for English, where the scripts' own words are the site's.
+    script_words = words.script_words(language(config))
+    if script_words != "{}":
+        extra = config.get("extra")
+        config["extra"] = {**(extra if isinstance(extra, dict) else {}), "rs_words": script_words}
     # The package's theme overrides (the header names the page's game), unless the project has its own.
     config.setdefault("theme", {}).setdefault("custom_dir", str(templates() / "theme"))
     if site_url:  # hosted under this address (a subpath too): 404 page, sitemap, canonical links

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 from markupsafe import Markup
 
-from rulesmith import fingerprint
+from rulesmith import fingerprint, words
 from rulesmith.content import affects, marks, model, provenance
 from rulesmith.content.items import EXAMPLE, ITEM_TYPES, PROCEDURE, items_of, key_of, name_of, tag_of, type_of
 from rulesmith.files import write_atomic
@@ -68,8 +68,9 @@ class Site:
     nav: list = field(default_factory=list)
 
 
-@lru_cache(maxsize=1)  # compiled templates are kept; Jinja reloads a template whose file changed
-def environment() -> jinja2.Environment:
+@lru_cache(maxsize=4)  # compiled templates are kept; Jinja reloads a template whose file changed
+def environment(language: str = words.ENGLISH) -> jinja2.Environment:
+    """The site's templates, with the tool's words in `language` (rulesmith/words.py: `_("…")`)."""
     # Escape by default: every `{{ value }}` is escaped for Markdown and HTML (markup.markdown_value)
     # unless it is Markup: checked Markdown (PageContext.md) or markup this package built.
     # `autoescape` makes macros return Markup, so their output is not escaped twice.
@@ -89,14 +90,17 @@ def environment() -> jinja2.Environment:
     env.globals["shown"] = fieldtypes.shown
     env.globals["walker_steps"] = walker_steps
     env.globals["walker_procedures"] = walker_procedures
-    return env
+    return words.install(env, language)
 
 
 class PageContext:
     """What a template may ask about the content, relative to the page it renders."""
 
-    def __init__(self, game: Game, index: Index, page: str, provenances: provenance.Provenances | None = None):
+    def __init__(self, game: Game, index: Index, page: str, provenances: provenance.Provenances | None = None,
+                 language: str = words.ENGLISH):
         self.game, self.index, self.page = game, index, page
+        self.language = language
+        self._ = words.of(language).gettext  # the tool's own words, in the site's language
         self._provenances = provenances
 
     # Every method a template calls returns Markup (text it may print as it is) or plain data;
@@ -118,7 +122,7 @@ class PageContext:
     @property
     def output(self) -> Output:
         """How this page shows what content text refers to."""
-        return Output(self.index, self.address, marker=lambda status, _note: self._marker(status, "", short=True))
+        return Output(self.index, self.address, marker=lambda status, _note: self._marker(status, "", short=True), say=self._)
 
     def _place(self, html: str) -> Markup:
         return placed(html)
@@ -129,7 +133,9 @@ class PageContext:
 
     def listed(self, key: str) -> Markup:
         """A link from a marked place to its row on the Gaps in the source page (the row links back)."""
-        return Markup(f'<small class="rs-listed">[Listed in the gaps in the source]'
+        _ = self._
+        listed = html_text(_("Listed in the gaps in the source"))
+        return Markup(f'<small class="rs-listed">[{listed}]'
                       f'({self.to(layout.shared_page(self.game.id, "gap"), layout.gap_row_anchor(key))})</small>')
 
     def to(self, path: str, anchor: str = "") -> Markup:
@@ -180,6 +186,8 @@ class PageContext:
         """A link followed by what the target is, so two things of the same name stay apart; not
         where the name says it already ("Trend Table", not "Trend Table (table)")."""
         tag = tag_of(self.game, key)
+        if self.game.kind(key.partition(":")[0]) is None:  # the tool's word for the type, not a kind's own name
+            tag = self._(tag)
         if re.search(rf"(?i)(?<![\w-]){re.escape(tag)}$", self.index.name(key)):
             return Markup(self.ref(key))
         return Markup(f"{self.ref(key)} <small>({escape_inline(tag)})</small>")
@@ -227,7 +235,9 @@ class PageContext:
     def repeated_note(self, table: model.Table, column: int, shared: tuple[str, str]) -> Markup:
         """Under a table: the note its column's marked cells share, said once."""
         title = html_text(table.columns[column].title)
-        return self._place(f"<em>{title}</em>, every marked row: " + self._marker(shared[0], shared[1]))
+        _ = self._
+        every = html_text(_("every marked row:"))
+        return self._place(f"<em>{title}</em>, {every} " + self._marker(shared[0], shared[1]))
 
     def _value(self, value, spec) -> str:
         """A value as its field type shows it (fieldtypes.shown), a reference as a link, Markdown as HTML."""
@@ -253,13 +263,16 @@ class PageContext:
     def check_where(self, item) -> str:
         """What a reader checks where the data is not (fully) from the source: the printed card for
         a card or component, the printed rulebook for a rule, a table, a procedure or an example."""
-        return "check the printed card" if isinstance(item, model.Entity) else "check the printed rulebook"
+        _ = self._
+        return _("check the printed card") if isinstance(item, model.Entity) else _("check the printed rulebook")
 
     def coverage(self, kind: model.Kind) -> str:
         """How much of a kind the source gives: "6 of 7 in the source, 1 reconstructed"."""
         given, rebuilt = coverage(self.game, kind)
-        shown = f"{given} of {kind.count} in the source" if kind.count is not None else f"{given} in the source"
-        return shown + (f", {rebuilt} reconstructed" if rebuilt else "")
+        _ = self._
+        shown = (_("%(given)s of %(count)s in the source") % {"given": given, "count": kind.count} if kind.count is not None
+                 else _("%(given)s in the source") % {"given": given})
+        return shown + (", " + _("%(count)s reconstructed") % {"count": rebuilt} if rebuilt else "")
 
     def complete(self, kind: model.Kind) -> bool:
         """Whether the source gives every one of a kind (none missing, none reconstructed)."""
@@ -278,7 +291,7 @@ class PageContext:
         it means ("check the printed card") is said once per page by legend(); the note follows
         only where the marker stands alone (not in a table cell)."""
         found = statuses.of(status)
-        text = html_text(found.short if short else found.label)
+        text = html_text(self._(found.short if short else found.label))
         if names:
             text += ": " + html_text(names)
         shown = f'<span class="rs-gap rs-gap--{status}">{glyph_svg("material/alert-outline")}<em>{text}</em></span>'
@@ -409,12 +422,12 @@ class PageContext:
         if not found.passages:
             return Markup("")
         ours = self._own_text(self.index.targets[key].item) if found.shown and key in self.index.targets else ""
-        return self._place(rulebook.rulebook(self.game, self.index, found, ours))
+        return self._place(rulebook.rulebook(self.game, self.index, found, ours, language=self.language))
 
     def step_rulebook(self, procedure: model.Procedure) -> Markup:
         """A step's lines on demand (the walker, the Bot turn page): its procedure's, one tap away."""
         found = self.provenances.of(f"procedure:{procedure.id}")
-        return self._place(rulebook.rulebook(self.game, self.index, found, step=True)) if found.passages else Markup("")
+        return self._place(rulebook.rulebook(self.game, self.index, found, step=True, language=self.language)) if found.passages else Markup("")
 
     def _own_text(self, item) -> str:
         """The item's own text, as its page shows it, to be read beside the rulebook's lines."""
@@ -475,9 +488,10 @@ def coverage(game: Game, kind: model.Kind) -> tuple[int, int]:
     return len([e for e in entities if e.status not in ("missing", "reconstructed")]), rebuilt
 
 
-def gaps_of(game: Game) -> list[dict]:
+def gaps_of(game: Game, language: str = words.ENGLISH) -> list[dict]:
     """Every place the data marks as not (fully) from the source: the gaps page and the tests."""
     found = []
+    _ = words.of(language).gettext
 
     def add(key, title, status, note, where):
         found.append({"key": key, "title": title, "status": status, "note": note or "", "where": where, "anchor": ""})
@@ -486,9 +500,11 @@ def gaps_of(game: Game) -> list[dict]:
         have = len(game.entities_of(kind.id))
         known = len([e for e in game.entities_of(kind.id) if e.status != "missing"])
         if kind.count is not None and known < kind.count:
-            add(f"kind:{kind.id}", f"{kind.plural}: {known} of {kind.count} in the source",
-                "missing", kind.count_note or f"The rulebook gives {known} of the {kind.count} {kind.plural}"
-                + (f"; {have - known} are listed as missing." if have > known else "."), kind.where())
+            numbers = {"known": known, "count": kind.count, "kinds": kind.plural, "listed": have - known}
+            add(f"kind:{kind.id}", _("%(kinds)s: %(known)s of %(count)s in the source") % numbers,
+                "missing", kind.count_note or (_("The rulebook gives %(known)s of the %(count)s %(kinds)s") % numbers
+                                               + ("; " + _("%(listed)s are listed as missing.") % numbers
+                                                  if have > known else ".")), kind.where())
     for entity in game.entities:
         key = f"{entity.kind}:{entity.id}"
         if statuses.doubtful(entity.status):
@@ -548,9 +564,11 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
     site = Site()
 
     provenances = provenance.Provenances(game, index)  # worked out once for the game's pages
+    language = str(env.globals["language"])
+    _ = words.of(language).gettext  # the navigation's words, in the site's language
 
     def page(path: str, template: str | list[str | jinja2.Template], **context) -> str:
-        ctx = PageContext(game, index, path, provenances)
+        ctx = PageContext(game, index, path, provenances, language=language)
         text = env.get_or_select_template(template).render(game=game, index=index, c=ctx, **context)
         site.pages.append(Page(path, text))
         return path
@@ -558,26 +576,27 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
     def page_of(key: str) -> str:
         return layout.page_of(game, key)[0]
 
-    overview = page(page_of(f"game:{g}"), "overview.md.j2", gaps=gaps_of(game), play=play(game, index),
+    overview = page(page_of(f"game:{g}"), "overview.md.j2", gaps=gaps_of(game, language), play=play(game, index),
                     downloads=[d for d in downloads if d["game"] == g])
     rules = [{escape_nav(s.title): page(page_of(f"rule:{s.id}"), "section.md.j2", section=s)}
              for s in game.sections]
     kinds = [{escape_nav(k.plural): page(page_of(f"kind:{k.id}"), [f"kinds/{k.id}.md.j2", "kind.md.j2"],
                                          kind=k, entities=game.entities_of(k.id))}
              for k in game.kinds]
-    nav: list[dict[str, Any]] = [{"Overview": overview}]
+    nav: list[dict[str, Any]] = [{_("Overview"): overview}]
     if rules:
-        nav.append({"Rules": rules})
+        nav.append({_("Rules"): rules})
     if kinds:
-        nav.append({"Cards and components": kinds})
+        nav.append({_("Cards and components"): kinds})
     if game.tables:
-        nav.append({"Reference tables": page(layout.shared_page(g, "table"), "tables.md.j2")})
+        nav.append({_("Reference tables"): page(layout.shared_page(g, "table"), "tables.md.j2")})
     def flowchart(procedure: model.Procedure) -> str | None:
         svg = charts.get(layout.flowchart_file(g, procedure.id))
-        return Markup(inline_svg(svg, procedure.title)) if svg is not None else None
+        return Markup(inline_svg(svg, procedure.title, say=_)) if svg is not None else None
 
     if game.procedures:
-        nav.append({"Solo bot": [{escape_nav(p.title): page(page_of(f"procedure:{p.id}"), "procedure.md.j2",
+        solo = _("Solo bot")
+        nav.append({solo: [{escape_nav(p.title): page(page_of(f"procedure:{p.id}"), "procedure.md.j2",
                                                             procedure=p, flowchart=flowchart(p),
                                                             chart_file=layout.flowchart_file(g, p.id))}
                                  for p in game.procedures]})
@@ -592,12 +611,12 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
             entry, called = bot_turn(game, index)
             turn_page = page(layout.shared_page(g, "bot"), "bot-turn.md.j2", procedures=entry, called=called,
                              charts={p.id: flowchart(p) for p in game.procedures})
-        nav[-1]["Solo bot"].insert(0, {"Bot turn": turn_page})
+        nav[-1][solo].insert(0, {_("Bot turn"): turn_page})
     if game.examples:
-        nav.append({"Worked examples": page(layout.shared_page(g, "example"), "examples.md.j2")})
-    nav.append({"Glossary": page(layout.shared_page(g, "term"), "glossary.md.j2")})
-    nav.append({"Gaps in the source": page(layout.shared_page(g, "gap"), "gaps.md.j2", gaps=gaps_of(game))})
-    nav.append({"Changelog": page(layout.shared_page(g, "erratum"), "changelog.md.j2")})
+        nav.append({_("Worked examples"): page(layout.shared_page(g, "example"), "examples.md.j2")})
+    nav.append({_("Glossary"): page(layout.shared_page(g, "term"), "glossary.md.j2")})
+    nav.append({_("Gaps in the source"): page(layout.shared_page(g, "gap"), "gaps.md.j2", gaps=gaps_of(game, language))})
+    nav.append({_("Changelog"): page(layout.shared_page(g, "erratum"), "changelog.md.j2")})
     site.nav = [{escape_nav(game.info.name): nav}]
     return site
 
@@ -626,7 +645,7 @@ def game_pages(env: jinja2.Environment, checked: Checked, downloads: list[dict],
     game = checked.game
     mine = [d for d in downloads if d["game"] == game.id]
     digest = hashlib.sha256()
-    for part in (PAGES_FORMAT, software, fingerprint.tree_digest(game.folder), json.dumps(mine, sort_keys=True),
+    for part in (PAGES_FORMAT, software, str(env.globals["language"]), fingerprint.tree_digest(game.folder), json.dumps(mine, sort_keys=True),
                  *(f"{path} {hashlib.sha256(charts[path]).hexdigest() if path in charts else '-'}"
                    for path in (layout.flowchart_file(game.id, p.id) for p in game.procedures))):
         digest.update(part.encode("utf-8") + b"\0")
@@ -657,31 +676,33 @@ def game_pages(env: jinja2.Environment, checked: Checked, downloads: list[dict],
 
 
 def render_site(checked: list[Checked], downloads: list[dict], charts: dict[str, bytes] | None = None,
-                cache: Path | None = None, site_name: str | None = None) -> Site:
+                cache: Path | None = None, site_name: str | None = None, language: str = words.ENGLISH) -> Site:
     """All pages of the site, with the navigation MkDocs should show. `charts` holds the flowchart
     SVGs by layout.flowchart_file path; the procedure pages show them inline. With `cache`, each
     game's pages come from there when nothing they are made from changed (game_pages); the
-    site-wide pages are made every time."""
-    env = environment()
+    site-wide pages are made every time. `language`: the site's (theme.language), which the
+    tool's own words follow."""
+    env = environment(language)
     site = Site()
     software = fingerprint.software_digest() if cache is not None else ""
     games = [c.game for c in checked]
-    home = {c.game.id: PageContext(c.game, c.index, layout.HOME_PAGE) for c in checked}
+    home = {c.game.id: PageContext(c.game, c.index, layout.HOME_PAGE, language=language) for c in checked}
     site.pages.append(Page(layout.HOME_PAGE, env.get_template("home.md.j2").render(
         games=games, home=home, play={c.game.id: play(c.game, c.index) for c in checked},
         site_name=site_name or "Rules references")))
-    site.nav.append({"Home": layout.HOME_PAGE})
+    _ = words.of(language).gettext
+    site.nav.append({_("Home"): layout.HOME_PAGE})
     for item in checked:
         game_site = game_pages(env, item, downloads, charts or {}, cache, software)
         site.pages += game_site.pages
         site.nav += game_site.nav
     site.pages.append(Page(layout.DOWNLOADS_PAGE, env.get_template("downloads.md.j2").render(
         games=games, downloads=downloads)))  # each game's data date: game.data_date()
-    changes = sorted(((what, x, c.game, PageContext(c.game, c.index, layout.CHANGELOG_PAGE)) for c in checked
+    changes = sorted(((what, x, c.game, PageContext(c.game, c.index, layout.CHANGELOG_PAGE, language=language)) for c in checked
                       for what, x in PageContext(c.game, c.index, layout.CHANGELOG_PAGE).changes()),
                      key=lambda t: (t[1].date, t[2].id, t[0] == "ruling", t[1].id), reverse=True)
     site.pages.append(Page(layout.CHANGELOG_PAGE, env.get_template("site-changelog.md.j2").render(changes=changes)))
-    site.nav += [{"Downloads": layout.DOWNLOADS_PAGE}, {"Changelog": layout.CHANGELOG_PAGE}]
+    site.nav += [{_("Downloads"): layout.DOWNLOADS_PAGE}, {_("Changelog"): layout.CHANGELOG_PAGE}]
     # For contributors: the content format reference, the same text as `rulesmith format`; kept out
     # of the search, where its examples (Interpol, conflict dice) would stand among the game's pages,
     # and out of the readers' navigation (its subject is the content's own syntax): the home page

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import jinja2
 from markupsafe import Markup
 
+from rulesmith import words
 from rulesmith.content import provenance
 from rulesmith.project import templates
 from rulesmith.values import fieldtypes, outcomes
@@ -26,11 +27,12 @@ if TYPE_CHECKING:
     from rulesmith.content.link import Index
 
 
-@lru_cache(maxsize=1)
-def _template() -> jinja2.Template:
+@lru_cache(maxsize=4)
+def _template(language: str = words.ENGLISH) -> jinja2.Template:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(templates() / "site"), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-    env.globals["status_label"] = lambda status: statuses.of(status).label
+    words.install(env, language)
+    env.globals["status_label"] = lambda status: words.of(language).gettext(statuses.of(status).label)
     return env.get_template("rulebook.html.j2")
 
 
@@ -39,21 +41,22 @@ def _shown(value) -> str:
     return " ".join(value.split()) if isinstance(value, str) else fieldtypes.shown(value)
 
 
-def errata_of(game: Game, index: Index, key: str) -> list[dict]:
+def errata_of(game: Game, index: Index, key: str, language: str = words.ENGLISH) -> list[dict]:
     """The errata that changed an item, oldest first: what, the rulebook's value, the current one."""
     return [{"what": outcomes.field_label(game, index, e), "old": _shown(e.old), "new": _shown(e.new),
-             "date": e.date.isoformat(), "label": f"erratum {e.id}"}
+             "date": e.date.isoformat(), "label": words.of(language).gettext("erratum %(id)s") % {"id": e.id}}
             for e in sorted((e for e in game.errata if e.target == key), key=lambda e: (e.date, e.id))]
 
 
-def rulebook(game: Game, index: Index, found: provenance.Provenance, ours: str = "", step: bool = False) -> str:
+def rulebook(game: Game, index: Index, found: provenance.Provenance, ours: str = "", step: bool = False,
+             language: str = words.ENGLISH) -> str:
     """The HTML of an item's "From the rulebook", or "" where the source map names no line of it.
     `ours` is the HTML of the item's own text, shown beside the lines; a `step` (the walker's, the
     Bot turn page's) shows its procedure's lines alone, folded under their reference."""
     if not found.passages:
         return ""
     groups = found.by_source()
-    return _template().render(
+    return _template(language).render(
         groups=groups, ranges=[provenance.reference(passages) for _, passages in groups], shown=found.shown,
         ours=Markup(ours) if found.shown else "", own_marks=found.marks,
-        errata=errata_of(game, index, found.key), step=step)
+        errata=errata_of(game, index, found.key, language), step=step)

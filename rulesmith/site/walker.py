@@ -13,6 +13,7 @@ from rulesmith.content import model, turn
 from rulesmith.content.link import REFERENCE
 from rulesmith.flowchart.chart import numbering
 from rulesmith.values import references as values
+from rulesmith.words import N_
 
 if TYPE_CHECKING:
     from rulesmith.content.game import Game
@@ -38,8 +39,8 @@ def walker_steps(procedure: model.Procedure) -> list[dict]:
     numbers = numbering(procedure)
     return [{"node": node, "number": numbers[node.id], "call": node.call,
              "choices": ([(b.when, b.to) for b in node.branches] if node.type == "decision"
-                         else [("Go on without it", node.next)] if node.call and node.call.optional
-                         else [] if node.call else [("Done", node.next)] if node.type == "step" else []),
+                         else [(N_("Go on without it"), node.next)] if node.call and node.call.optional
+                         else [] if node.call else [(N_("Done"), node.next)] if node.type == "step" else []),
              "tables": tables_in(node.text)}
             for node in procedure.nodes]
 

@@ -21,6 +21,7 @@ import os
 import re
 from typing import TYPE_CHECKING
 
+from rulesmith import words
 from rulesmith.files import write_if_changed
 from rulesmith.project import ASSETS, DOWNLOADS, NOT_FOUND, ROOT_WORKER, templates
 from rulesmith.site.search import FOLDER as SEARCH
@@ -36,12 +37,14 @@ BACKGROUND = "#37474f"  # Material's blue grey 800, the header's colour family; 
 NOT_KEPT = re.compile(r"^assets/javascripts/(lunr|workers)/|\.map$|^assets/fonts/LICENSE")
 
 
-def label(game) -> str:
-    """What a saved copy holds: "Data of 2026-11-30 · errata up to e2"."""
+def label(game, language: str = words.ENGLISH) -> str:
+    """What a saved copy holds: "Data of 2026-11-30 · errata up to e2" (in the site's language)."""
+    _ = words.of(language).gettext
     date = game.data_date()
     latest = game.latest_erratum()
-    held = f"Data of {date.isoformat()}" if date else f"Data version {game.info.data_version}"
-    return held + (f" · errata up to {latest.id}" if latest else " · no errata")
+    held = _("Data of %(date)s") % {"date": date.isoformat()} if date else \
+        _("Data version %(version)s") % {"version": game.info.data_version}
+    return held + " · " + (_("errata up to %(id)s") % {"id": latest.id} if latest else _("no errata"))
 
 
 def initials(name: str) -> str:
@@ -109,12 +112,14 @@ def worker_template(root: bool = False) -> str:
     return (TEMPLATES / "site" / "webapp" / ("root-sw.js" if root else "sw.js")).read_text(encoding="utf-8")
 
 
-def write_webapp(site: Path, games: list) -> None:
+def write_webapp(site: Path, games: list, language: str = words.ENGLISH) -> None:
     """The manifest, icons, worker and version of every game (Game objects) into the built site."""
     worker = worker_template()
+    _ = words.of(language).gettext
     # the site's root worker: offline, a page of a game not saved says so and how to save it
     write_if_changed(site / f"{ROOT_WORKER}.js", fill_script(worker_template(root=True),
-                                                 GAMES={game.id: game.info.name for game in games}).encode("utf-8"))
+                                                 GAMES={game.id: game.info.name for game in games},
+                                                 LANG=language, WORDS=json.loads(words.script_words(language, words.WORKER_SCRIPTS))).encode("utf-8"))
     for game in games:
         folder = site / game.id
         for path in folder.rglob("*.html"):
@@ -125,8 +130,8 @@ def write_webapp(site: Path, games: list) -> None:
         for size in ICON_SIZES:
             write_if_changed(folder / f"icon-{size}.png", icon(mark, size))
         manifest = {
-            "name": f"{game.info.name} rules reference", "short_name": game.info.name,
-            "description": f"The rules, cards, tables and solo bot of {game.info.name}, offline.",
+            "name": _("%(game)s rules reference") % {"game": game.info.name}, "short_name": game.info.name,
+            "description": _("The rules, cards, tables and solo bot of %(game)s, offline.") % {"game": game.info.name},
             "start_url": "./index.html", "scope": "./", "display": "standalone", "lang": game.info.language,
             "background_color": "#ffffff", "theme_color": BACKGROUND,
             "icons": [{"src": f"icon-{s}.png", "sizes": f"{s}x{s}", "type": "image/png", "purpose": "any"}
@@ -140,7 +145,7 @@ def write_webapp(site: Path, games: list) -> None:
         for name in files:
             digest.update(name.encode() + b"\0" + (site / name).read_bytes())
         version = digest.hexdigest()[:16]
-        held = {"version": version, "label": label(game), "files": len(files),
+        held = {"version": version, "label": label(game, language), "files": len(files),
                 "bytes": sum((site / n).stat().st_size for n in files)}
         # URLs relative to the worker (in the game's folder): "index.html", "../assets/…"
         urls = [os.path.relpath(site / name, folder).replace(os.sep, "/") for name in files]

@@ -31,9 +31,9 @@ def icon_html(index: Index, name: str) -> str:
     return f'<span class="rs-icon" role="img" aria-label="{label}" title="{label}">{glyphs}</span>'
 
 
-def gap_mark(status: str = "missing") -> str:
+def gap_mark(status: str = "missing", say: Callable[[str], str] = lambda text: text) -> str:
     """The mark before a gap's name: an icon a screen reader reads as what the gap is."""
-    word = html_text(statuses.gap_word(status))
+    word = html_text(statuses.gap_word(status, say))
     return f'<span class="rs-gap-ref" role="img" aria-label="{word}">{glyph_svg("material/alert")}</span>'
 
 
@@ -59,6 +59,7 @@ class Output:
     icon: Callable[[str], str] | None = None
     marker: Callable[[str, str], str] | None = None
     after_link: Callable[[str], str] = field(default=lambda _key: "")
+    say: Callable[[str], str] = field(default=lambda text: text)  # the tool's own words in the output's language
 
     def link(self, key: str, label: str) -> str:
         address = self.href(key)
@@ -78,7 +79,7 @@ class Output:
             return shown + (" " + self.marker(status, note) if self.marker and statuses.doubtful(status) else "")
         if kind == "gap":  # the reader meets a gap here: its mark, and its name as its status says it
             status = gap_status(self.index, target)
-            return gap_mark(status) + self.link(target, label or statuses.gap_label(status, self.index.name(target)))
+            return gap_mark(status, self.say) + self.link(target, label or statuses.gap_label(status, self.index.name(target), self.say))
         return self.link(target, label if label else self.index.name(target))
 
     def printed(self, ref: str) -> str:
@@ -88,8 +89,10 @@ class Output:
         if found is None:
             return ""
         printed, chain = found
-        names = ", ".join(self.link(f"erratum:{erratum.id}", f"erratum {erratum.id}") for erratum in chain)
-        return f" (the rulebook prints {html_text(values.shown(self.index, ref, printed))}; {names})"
+        _ = self.say
+        names = ", ".join(self.link(f"erratum:{erratum.id}", _("erratum %(id)s") % {"id": erratum.id}) for erratum in chain)
+        prints = html_text(_("the rulebook prints"))
+        return f" ({prints} {html_text(values.shown(self.index, ref, printed))}; {names})"
 
 
 def fold_echoes(text: str, index: Index) -> str:

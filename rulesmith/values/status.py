@@ -15,6 +15,11 @@ VERIFIED = "verified"
 NOTE_HINT = "add note: '…' saying why"
 
 
+def N_(text: str) -> str:
+    """A word readers see, marked for the tool's catalog (rulesmith/words.py) and translated where it is shown."""
+    return text
+
+
 @dataclass(frozen=True)
 class Status:
     id: str
@@ -35,16 +40,16 @@ class Status:
 TABLE: dict[str, Status] = {s.id: s for s in (
     Status(VERIFIED, "as the source gives it (the default).", needs_note=False),
     Status("unverified", "in the source but doubtful (garbled, breaks an evident pattern); kept as printed.",
-           "Unverified", "unverified", "!"),
+           N_("Unverified"), N_("unverified"), "!"),
     Status("missing", 'the source does not give it (e.g. "not reproduced"); readers see *{label}: check the '
-           "printed card*.", "Not in the source", "not in source", "?"),
+           "printed card*.", N_("Not in the source"), N_("not in source"), "?"),
     Status("reconstructed", "filled in from displaced text; the note gives the reason.",
-           "Reconstructed", "reconstructed", "r"),
+           N_("Reconstructed"), N_("reconstructed"), "r"),
     Status("contradictory", "the source says two different things; give both in the text.",
-           "Contradictory in the source", "contradictory", "≠", check_source=False),
+           N_("Contradictory in the source"), N_("contradictory"), "≠", check_source=False),
     Status("reading", "the source is silent and this is our reading of it (an order, a single pass, a game length, "
            "what a term covers); the note gives the reason, and readers see *{label}*.",
-           "Our reading", "our reading", "~", check_source=False, says_itself=True),
+           N_("Our reading"), N_("our reading"), "~", check_source=False, says_itself=True),
 )}
 IDS = tuple(TABLE)
 # The statuses readers see a marker for, in the order legends and the format reference list them.
@@ -67,18 +72,23 @@ def note_problem(status_id: str, note: str | None) -> str | None:
     return None
 
 
-def gap_label(status_id: str, title: str) -> str:
+def _same(text: str) -> str:
+    return text
+
+
+def gap_label(status_id: str, title: str, say=_same) -> str:
     """How a gap of this status is named where a reader meets it: its title, after the status's
     label where the status says itself ("Our reading: one pass over the grid")."""
     found = of(status_id)
-    if not found.says_itself or title.lower().startswith(found.label.lower()):
+    if not found.says_itself or title.lower().startswith(say(found.label).lower()):
         return title
-    return f"{found.label}: {title}"
+    return f"{say(found.label)}: {title}"
 
 
-def gap_word(status_id: str) -> str:
-    """What a gap's mark says to a screen reader: what kind of place it is."""
-    return of(status_id).label if of(status_id).says_itself else "Gap in the source"
+def gap_word(status_id: str, say=_same) -> str:
+    """What a gap's mark says to a screen reader: what kind of place it is (`say`: in the
+    reader's language, rulesmith/words.py)."""
+    return say(of(status_id).label if of(status_id).says_itself else N_("Gap in the source"))
 
 
 def marked() -> list[Status]:

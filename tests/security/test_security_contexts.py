@@ -239,7 +239,7 @@ copyright: Copyright &copy; 2026 The rules team
 site_url: https://example.org/rules/
 theme:
   name: material
-  language: pt-BR
+  language: fr
   font: false
   logo: assets/images/logo.png
   favicon: assets/images/favicon.png

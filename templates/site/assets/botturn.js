@@ -84,9 +84,9 @@
 
   Bot.prototype.switcher = function () {
     if (this.count < 2) return;
-    var bar = el("div", { "class": "rs-bot__bots", role: "group", "aria-label": "Which bot" });
+    var bar = el("div", { "class": "rs-bot__bots", role: "group", "aria-label": T("Which bot") });
     for (var n = 1; n <= this.count; n++) {
-      var b = el("button", { type: "button", "class": "md-button rs-bot__bot", "data-bot": String(n), "aria-pressed": String(n === this.current) }, "Bot " + n);
+      var b = el("button", { type: "button", "class": "md-button rs-bot__bot", "data-bot": String(n), "aria-pressed": String(n === this.current) }, T("Bot {number}", { number: n }));
       bar.appendChild(b);
     }
     this.root.insertBefore(bar, this.root.querySelector(".rs-bot__top"));
@@ -176,7 +176,7 @@
 
   Bot.prototype.stateText = function (state) {
     var self = this;
-    return (this.count > 1 ? "Bot " + this.current + " · " : "") +
+    return (this.count > 1 ? T("Bot {number}", { number: this.current }) + " · " : "") +
       this.data.state.map(function (v) { return v.name + " " + self.valueName(v.id, state[v.id]); }).join(" · ");
   };
 
@@ -207,14 +207,14 @@
   Bot.prototype.reason = function (why) {
     var self = this;
     if (why.state) return why.state.map(function (pair) { return self.vars[pair[0]].name + ": " + self.valueName(pair[0], pair[1]); }).join(", ");
-    if (why.source === "roll") return "rolled " + why.value;
-    if (why.source === "read") return "the table gives " + why.value;
-    if (why.source === "drawn") return "drawn: " + why.value;
+    if (why.source === "roll") return T("rolled {value}", { value: why.value });
+    if (why.source === "read") return T("the table gives {value}", { value: why.value });
+    if (why.source === "drawn") return T("drawn: {value}", { value: why.value });
     if (why.ended) {
       var end = this.plain(why.procedure, why.ended).split(/(?<=\.)\s/)[0];
-      return this.title(why.procedure) + " ended: " + end;
+      return T("{procedure} ended: {end}", { procedure: this.title(why.procedure), end: end });
     }
-    if (why.count) return why.count.label + ": " + why.count.count + (why.count.of !== null ? " of " + why.count.of : "");
+    if (why.count) return why.count.label + ": " + why.count.count + (why.count.of !== null ? " " + T("of {count}", { count: why.count.of }) : "");
     if (why.event) return this.eventName(why.event);
     return "";
   };
@@ -278,7 +278,7 @@
       var groups = {};
       skipped.forEach(function (s) { (groups[s.why] = groups[s.why] || []).push(self.title(self.data.parts[s.part].procedure)); });
       Object.keys(groups).forEach(function (why) {
-        var lead = why === "event" ? "Did not happen this turn: " : why === "player" ? "Does not apply now: " : "Not now (" + self.stateText(self.play.vars) + "): ";
+        var lead = why === "event" ? T("Did not happen this turn:") + " " : why === "player" ? T("Does not apply now:") + " " : T("Not now ({state}):", { state: self.stateText(self.play.vars) }) + " ";
         view.appendChild(el("p", { "class": "rs-bot__skipped" }, lead + groups[why].join(" · ") + "."));
       });
       skipped = [];
@@ -295,7 +295,7 @@
         var part = self.data.parts[line.part];
         var head = el("p", { "class": "rs-bot__heading" }, self.title(part.procedure));
         view.appendChild(head);
-        if (line.event) view.appendChild(el("p", { "class": "rs-bot__event" }, "For: " + self.eventName(line.event)));
+        if (line.event) view.appendChild(el("p", { "class": "rs-bot__event" }, T("For: {event}", { event: self.eventName(line.event) })));
         return;
       }
       var item = el("li", { "class": "rs-bot__line rs-bot__line--" + line.kind, "data-node": line.procedure + "." + line.node });
@@ -303,22 +303,22 @@
         var n = self.data.procedures[line.procedure].nodes[line.node];
         item.appendChild(el("span", { "class": "rs-bot__q" }, self.plain(line.procedure, line.node) + " "));
         item.appendChild(el("strong", { "data-answer": n.labels[line.branch] }, n.labels[line.branch]));
-        var why = line.kind === "answer" ? self.reason(line.why) : "your answer";
+        var why = line.kind === "answer" ? self.reason(line.why) : T("your answer");
         if (why) item.appendChild(el("span", { "class": "rs-bot__why" }, " (" + why + ")"));
       } else if (line.kind === "end") {
         var text = self.text(line.procedure, line.node).querySelector(".rs-walker__text") || el("div");
-        item.appendChild(el("span", { "class": "rs-bot__end-label" }, line.called ? "End of " + self.title(line.procedure) + ": " : "End of this part: "));
+        item.appendChild(el("span", { "class": "rs-bot__end-label" }, line.called ? T("End of {procedure}:", { procedure: self.title(line.procedure) }) + " " : T("End of this part:") + " "));
         item.appendChild(text);
       } else {
         var node = self.data.procedures[line.procedure].nodes[line.node], found = self.text(line.procedure, line.node);
         var body = found.querySelector(".rs-walker__text");
         if (body) item.appendChild(body);
-        if (line.roll !== undefined) item.appendChild(el("p", { "class": "rs-bot__result", "data-roll": String(line.roll) }, (line.atTable ? "At the table: " : "Rolled: ") + line.roll));
+        if (line.roll !== undefined) item.appendChild(el("p", { "class": "rs-bot__result", "data-roll": String(line.roll) }, line.atTable ? T("At the table: {value}", { value: line.roll }) : T("Rolled: {value}", { value: line.roll })));
         if (line.read) {
           var read = node.reads, why2 = read.inputs.filter(function (name) { return name !== "roll"; }).map(function (name) {
             return self.vars[name].name + " " + self.valueName(name, line.read.inputs[name]);
           });
-          if (line.read.inputs.roll) why2.push("roll " + line.read.inputs.roll);
+          if (line.read.inputs.roll) why2.push(T("roll {value}", { value: line.read.inputs.roll }));
           var answer = el("p", { "class": "rs-bot__answer", "data-answer": line.read.value });
           answer.appendChild(el("strong", {}, read.says.indexOf("{value}") >= 0 ? read.says.replace("{value}", line.read.value) : read.says + ": " + line.read.value));
           answer.appendChild(document.createTextNode(" (" + why2.join(", ") + ")."));
@@ -327,12 +327,12 @@
         if (line.drawn) {
           var deck = self.data.decks[node.draw.deck];
           item.appendChild(el("p", { "class": "rs-bot__result", "data-drawn": line.drawn.join(" "), "data-wins": line.winner },
-            deck.name + " drawn: " + line.drawn.join(", ") + (line.drawn.length > 1 ? ". " + line.winner + " wins" + (node.draw.wins ? " (the " + node.draw.wins + ")" : "") + "." : ".")));
+            T("{deck} drawn: {cards}", { deck: deck.name, cards: line.drawn.join(", ") }) + (line.drawn.length > 1 ? ". " + (node.draw.wins ? T("{winner} wins (the {rule}).", { winner: line.winner, rule: node.draw.wins }) : T("{winner} wins.", { winner: line.winner })) : ".")));
         }
         if (line.beyond) { // more tied than the deck holds: the text gives no way, the table decides
           item.appendChild(el("p", { "class": "rs-bot__result", "data-beyond": String(line.beyond) },
-            "More tied than the " + line.beyond + " " + self.data.decks[node.draw.deck].name +
-            ": the text does not say how to break such a tie. Break it at the table."));
+            T("More tied than the {count} {deck}: the text does not say how to break such a tie. Break it at the table.",
+              { count: line.beyond, deck: self.data.decks[node.draw.deck].name })));
         }
         if (node.card) self.renderCard(item, node.card);
         if (node.draw && !self.data.decks[node.draw.deck].cards.length) self.renderCard(item, node.draw.deck, true);
@@ -349,9 +349,9 @@
     var self = this, data = this.data, choices = el("div", { "class": "rs-walker__choices rs-bot__choices" }), spoken = "";
     var partOf = function (i) { return data.parts[i]; };
     if (stop.kind === "events") {
-      this.where.textContent = "What happened this turn?";
+      this.where.textContent = T("What happened this turn?");
       var box = el("fieldset", { "class": "rs-bot__events" });
-      box.appendChild(el("legend", {}, "Tick what happened for " + data.name + " (each part runs once for each):"));
+      box.appendChild(el("legend", {}, T("Tick what happened for {name} (each part runs once for each):", { name: data.name })));
       stop.events.forEach(function (n) {
         var label = el("label", { "class": "rs-bot__event-choice" }), input = el("input", { type: "checkbox", value: String(n) });
         label.appendChild(input);
@@ -362,77 +362,78 @@
       var go = button("Go on", null, "rs-bot__primary");
       go.setAttribute("data-act", "events");
       choices.appendChild(go);
-      spoken = "What happened this turn? Tick each, then Go on.";
+      spoken = T("What happened this turn? Tick each, then Go on.");
     } else if (stop.kind === "applies") {
       var part = partOf(stop.part);
-      this.where.textContent = "Part " + (stop.part + 1) + " of " + data.parts.length + (part.phase ? " · " + part.phase : "");
+      this.where.textContent = T("Part {number} of {count}", { number: stop.part + 1, count: data.parts.length }) + (part.phase ? " · " + part.phase : "");
       view.appendChild(el("p", { "class": "rs-bot__heading" }, this.title(part.procedure)));
       var when = this.library('[data-part="' + stop.part + '"]');
       if (when) { when.className = "rs-bot__when"; view.appendChild(when); }
-      choices.appendChild(button("It applies: start", "g", "rs-bot__primary"));
-      choices.appendChild(button("Not now", "s"));
-      spoken = this.title(part.procedure) + ". Does it apply now?";
+      choices.appendChild(button(T("It applies: start"), "g", "rs-bot__primary"));
+      choices.appendChild(button(T("Not now"), "s"));
+      spoken = this.title(part.procedure) + ". " + T("Does it apply now?");
     } else if (stop.kind === "question") {
       var n = data.procedures[stop.procedure].nodes[stop.node];
-      this.where.textContent = this.title(stop.procedure) + ", step " + n.number;
+      this.where.textContent = this.title(stop.procedure) + ", " + T("step {number}", { number: n.number });
       var question = this.text(stop.procedure, stop.node);
       question.className = "rs-bot__question";
       view.appendChild(question);
       var tally = this.interpreter.tally({ frames: [{ procedure: stop.procedure, node: stop.node, passed: {} }], vars: {} });
       if (tally && tally.of === null) view.appendChild(el("p", { "class": "rs-bot__tally" }, tally.label + "."));
       n.labels.forEach(function (label, i) { choices.appendChild(button(label, String(i))); });
-      spoken = this.plain(stop.procedure, stop.node) + " Choices: " + n.labels.join(", ") + ".";
+      spoken = this.plain(stop.procedure, stop.node) + " " + T("Choices:") + " " + n.labels.join(", ") + ".";
     } else if (stop.kind === "call") {
       var caller = data.procedures[stop.procedure].nodes[stop.node];
-      this.where.textContent = this.title(stop.procedure) + ", step " + caller.number;
-      choices.appendChild(button("Run: " + this.title(caller.call.procedure), "d", "rs-bot__primary"));
-      choices.appendChild(button("Go on without it", "o"));
-      spoken = "Run " + this.title(caller.call.procedure) + "?";
+      this.where.textContent = this.title(stop.procedure) + ", " + T("step {number}", { number: caller.number });
+      choices.appendChild(button(T("Run: {name}", { name: this.title(caller.call.procedure) }), "d", "rs-bot__primary"));
+      choices.appendChild(button(T("Go on without it"), "o"));
+      spoken = T("Run {name}?", { name: this.title(caller.call.procedure) });
     } else if (stop.kind === "count") {
       var drawing = data.procedures[stop.procedure].nodes[stop.node], deck = data.decks[drawing.draw.deck];
-      this.where.textContent = this.title(stop.procedure) + ", step " + drawing.number;
+      this.where.textContent = this.title(stop.procedure) + ", " + T("step {number}", { number: drawing.number });
       view.appendChild(this.text(stop.procedure, stop.node));
-      view.appendChild(el("p", { "class": "rs-bot__heading" }, "How many " + deck.name + " are drawn (one for each tied)?"));
+      view.appendChild(el("p", { "class": "rs-bot__heading" }, T("How many {deck} are drawn (one for each tied)?", { deck: deck.name })));
       for (var k = drawing.draw.count; k <= drawing.draw.upTo; k++) choices.appendChild(button(String(k), "w" + k, "rs-bot__face"));
       // no limit: more tied than there are cards to draw is an answer too (the text is silent on it)
-      if (drawing.draw.upTo >= deck.cards.length) choices.appendChild(button("More than " + deck.cards.length, "wm"));
-      spoken = "How many are drawn?";
+      if (drawing.draw.upTo >= deck.cards.length) choices.appendChild(button(T("More than {count}", { count: deck.cards.length }), "wm"));
+      spoken = T("How many are drawn?");
     } else if (stop.kind === "confirm") {
       var ended = stop.end ? partOf(stop.part) : null;
-      this.where.textContent = ended ? "End of " + this.title(ended.procedure) : stop.procedure ? this.title(stop.procedure) : "";
-      choices.appendChild(button(stop.loop ? "Done: next round" : "Done", "d", "rs-bot__primary"));
-      if (stop.again && ended.repeat) choices.appendChild(button(ended.repeat + ": again", "a"));
-      spoken = "Do these, then Done.";
+      this.where.textContent = ended ? T("End of {procedure}", { procedure: this.title(ended.procedure) }) : stop.procedure ? this.title(stop.procedure) : "";
+      choices.appendChild(button(stop.loop ? T("Done: next round") : T("Done"), "d", "rs-bot__primary"));
+      if (stop.again && ended.repeat) choices.appendChild(button(T("{what}: again", { what: ended.repeat }), "a"));
+      spoken = T("Do these, then Done.");
     } else {
       var after = this.interpreter.change(this.play.vars, data.after);
-      this.where.textContent = "End of " + (data.called || "the turn");
-      view.appendChild(el("p", { "class": "rs-bot__heading" }, "End of " + (data.called || "the turn") + "."));
+      var over = data.called ? T("End of {procedure}", { procedure: data.called }) : T("End of the turn");
+      this.where.textContent = over;
+      view.appendChild(el("p", { "class": "rs-bot__heading" }, over + "."));
       if (after.goesOn) {
-        view.appendChild(el("p", {}, "Next: " + this.stateText(after.vars) + "."));
-        var b = button("Start the next turn", null, "rs-bot__primary");
+        view.appendChild(el("p", {}, T("Next: {state}.", { state: this.stateText(after.vars) })));
+        var b = button(T("Start the next turn"), null, "rs-bot__primary");
         b.setAttribute("data-act", "next-turn");
         choices.appendChild(b);
       } else {
         // where the game ends is the state's to say, with its mark (a game length may be our reading)
         var last = this.data.state.filter(function (v) { return v.id === after.ended; })[0];
-        view.appendChild(el("p", {}, "That was the last " + (last ? last.name : "one") + ": the game ends."));
+        view.appendChild(el("p", {}, last ? T("That was the last {name}: the game ends.", { name: last.name }) : T("That was the last one: the game ends.")));
         var mark = this.library('[data-ends="' + after.ended + '"]');
         if (mark) view.appendChild(mark);
-        var s = button("Set up a new game", null);
+        var s = button(T("Set up a new game"), null);
         s.setAttribute("data-act", "setup");
         choices.appendChild(s);
       }
-      spoken = "End of " + (data.called || "the turn") + ".";
+      spoken = over + ".";
     }
     view.appendChild(choices);
     if (stop.roll) { // the screen's last roll: again where the rules allow it, or as rolled at the table
       var row = el("div", { "class": "rs-bot__roll" }), attempt = /^r(\d+)$/.exec(saved.log[saved.log.length - 1] || "");
       if (stop.roll.reroll) {
-        var again = button("Roll again", "r" + (attempt ? parseInt(attempt[1], 10) + 1 : 1));
+        var again = button(T("Roll again"), "r" + (attempt ? parseInt(attempt[1], 10) + 1 : 1));
         again.setAttribute("data-replace", "");
         row.appendChild(again);
       }
-      row.appendChild(el("span", { "class": "rs-bot__or" }, "Rolled at the table instead:"));
+      row.appendChild(el("span", { "class": "rs-bot__or" }, T("Rolled at the table instead:")));
       for (var f = stop.roll.min; f <= stop.roll.max; f++) {
         var face = button(String(f), "f" + f, "rs-bot__face");
         face.setAttribute("data-replace", "");
@@ -448,10 +449,10 @@
     var note = this.library('[data-deck="' + deckId + '"]');
     if (deck.cards.length) return;
     box.appendChild(el("p", { "class": "rs-bot__card-title" },
-      (drawn ? "Draw from your own " : "Look at ") + deck.name + ": the source does not reproduce it."));
+      drawn ? T("Draw from your own {deck}: the source does not reproduce it.", { deck: deck.name }) : T("Look at {deck}: the source does not reproduce it.", { deck: deck.name })));
     if (note) box.appendChild(note);
     if (!drawn) {
-      var label = el("label", {}, "What it shows (kept for this game): ");
+      var label = el("label", {}, T("What it shows (kept for this game):") + " ");
       var input = el("input", { type: "text", "class": "rs-bot__note", "data-deck": deckId });
       input.value = this.notes()[deckId] || "";
       label.appendChild(input);
@@ -565,7 +566,7 @@
     if (old) old.parentNode.removeChild(old);
     if (!this.dropped) return;
     var line = el("p", { "class": "rs-bot__dropped", role: "status" },
-      "The turn kept on this phone could not be read (an older version of this page, or changed by hand): it was dropped, and the bot starts clean.");
+      T("The turn kept on this phone could not be read (an older version of this page, or changed by hand): it was dropped, and the bot starts clean."));
     this.root.insertBefore(line, this.root.querySelector(".rs-bot__top"));
   };
 

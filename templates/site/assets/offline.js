@@ -44,7 +44,7 @@
 
   function offer(waiting) {
     ask(waiting).then(function (newer) {
-      say("A newer version is online: " + newer.label + ".", {label: "Update", run: function () {
+      say(T("A newer version is online: {version}.", { version: newer.label }), {label: T("Update"), run: function () {
         updating = true;
         waiting.postMessage({type: "take-over"});
       }});
@@ -77,20 +77,20 @@
       if (current) registration.update().catch(function () { /* offline: keep what is saved */ });
       if (current) {
         ask(current).then(function (held) {
-          if (!registration.waiting) say("Saved for offline use: " + held.label + ".");
+          if (!registration.waiting) say(T("Saved for offline use: {version}.", { version: held.label }));
         });
       }
       if (registration.waiting && navigator.serviceWorker.controller) offer(registration.waiting);
       registration.addEventListener("updatefound", function () {
         var installing = registration.installing;
         if (!installing) return;
-        if (!current) say("Saving this game for offline use…");
+        if (!current) say(T("Saving this game for offline use…"));
         installing.addEventListener("statechange", function () {
           if (installing.state === "installed" && navigator.serviceWorker.controller) offer(installing);
           if (installing.state === "activated" && !current) {
-            ask(installing).then(function (held) { say("Saved for offline use: " + held.label + "."); });
+            ask(installing).then(function (held) { say(T("Saved for offline use: {version}.", { version: held.label })); });
           }
-          if (installing.state === "redundant" && !current) say("This game could not be saved for offline use.");
+          if (installing.state === "redundant" && !current) say(T("This game could not be saved for offline use."));
         });
       });
     }, function () { /* no worker: the site works online as before */ });

@@ -26,7 +26,7 @@ document$.subscribe(function () {
   frames.forEach(function (frame) {
     frame.tabIndex = 0;
     frame.setAttribute("role", "region");
-    frame.setAttribute("aria-label", "Table, scrolls sideways");
+    frame.setAttribute("aria-label", T("Table, scrolls sideways"));
   });
 });
 
@@ -82,7 +82,7 @@ document$.subscribe(function () {
     var link = document.createElement("a");
     link.className = "md-button md-button--primary rs-resume__link";
     link.href = page.pathname + kept.hash;
-    link.textContent = "Resume: " + kept.where;
+    link.textContent = T("Resume: {where}", { where: kept.where });
     holder.textContent = "";
     holder.appendChild(link);
     holder.hidden = false;

@@ -119,7 +119,7 @@
   function show(query) {
     list.textContent = "";
     if (!fold(query).length) {
-      status.textContent = "Type a card, rule or term: a typo is forgiven.";
+      status.textContent = T("Type a card, rule or term: a typo is forgiven.");
       more.hidden = true;
       return;
     }
@@ -157,23 +157,23 @@
         var numbers = document.createElement("a");
         numbers.className = "rs-search__numbers";
         numbers.href = table.href;
-        numbers.textContent = "The numbers: " + table.title + " \u2192";
+        numbers.textContent = T("The numbers: {table}", { table: table.title }) + " \u2192";
         numbers.addEventListener("click", function () { dialog.close(); });
         item.append(numbers);
       });
       list.append(item);
     });
-    status.textContent = total ? (total === 1 ? "1 result" : total + " results") +
-      (total > shown ? ", the best " + shown + " shown" : "") : "Nothing found.";
+    status.textContent = total ? (total === 1 ? T("1 result") : T("{count} results", { count: total })) +
+      (total > shown ? ", " + T("the best {count} shown", { count: shown }) : "") : T("Nothing found.");
     var rest = game && !others ? site.games.filter(function (g) { return g.id !== game; }) : [];
     more.hidden = !rest.length;
-    more.textContent = "Search " + rest.map(function (g) { return g.name; }).join(", ") + " too";
+    more.textContent = T("Search {games} too", { games: rest.map(function (g) { return g.name; }).join(", ") });
   }
 
   function run() {
     var query = input.value;
     prepare().then(function () { if (input.value === query) show(query); }, function (error) {
-      status.textContent = "Search could not load (" + error.message + ").";
+      status.textContent = T("Search could not load ({reason}).", { reason: error.message });
     });
   }
 
@@ -190,8 +190,8 @@
     var button = document.createElement("button");
     button.type = "button";
     button.className = "md-header__button md-icon rs-search-button";
-    button.setAttribute("aria-label", "Search");
-    button.title = "Search (/)";
+    button.setAttribute("aria-label", T("Search"));
+    button.title = T("Search") + " (/)";
     button.innerHTML = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" aria-hidden="true">' +
       '<path d="M9.5 3A6.5 6.5 0 0 1 16 9.5c0 1.61-.59 3.09-1.56 4.23l.27.27h.79l5 5-1.5 1.5-5-5v-.79l-.27-.27A6.52 ' +
       '6.52 0 0 1 9.5 16 6.5 6.5 0 0 1 3 9.5 6.5 6.5 0 0 1 9.5 3m0 2C7 5 5 7 5 9.5S7 14 9.5 14 14 12 14 9.5 12 5 9.5 5"/></svg>';
@@ -200,7 +200,7 @@
 
     dialog = document.createElement("dialog");
     dialog.className = "rs-search";
-    dialog.setAttribute("aria-label", "Search this reference");
+    dialog.setAttribute("aria-label", T("Search this reference"));
     dialog.innerHTML = '<form method="dialog" class="rs-search__bar" role="search">' +
       '<label class="rs-search__label" for="rs-search-input">Search</label>' +
       '<input id="rs-search-input" class="rs-search__input" type="search" autocomplete="off" spellcheck="false" ' +
@@ -209,6 +209,11 @@
       '<p id="rs-search-status" class="rs-search__status" role="status"></p>' +
       '<ol class="rs-search__results"></ol>' +
       '<button type="button" class="rs-search__more" hidden></button>';
+    // the words, set as text (never as markup) in the site's language
+    dialog.querySelector(".rs-search__label").textContent = T("Search");
+    dialog.querySelector(".rs-search__input").setAttribute("placeholder", T("Card, rule or term"));
+    dialog.querySelector(".rs-search__close").setAttribute("aria-label", T("Close search"));
+    dialog.querySelector(".rs-search__close").textContent = T("Close");
     document.body.append(dialog);
     input = dialog.querySelector("input");
     list = dialog.querySelector("ol");

@@ -159,24 +159,24 @@
       back.type = "button";
       back.className = "md-button";
       back.setAttribute("data-return", "");
-      back.textContent = "Back to " + this.title(caller);
+      back.textContent = T("Back to {procedure}", { procedure: this.title(caller) });
       row.appendChild(back);
       shown.appendChild(row);
     }
     var nextButton = root.querySelector("button[data-next]"), nextLink = root.querySelector("div.rs-walker__next");
     if (nextButton) {
       nextButton.hidden = !next;
-      if (next) nextButton.textContent = "Next procedure: " + this.title(next);
+      if (next) nextButton.textContent = T("Next procedure: {name}", { name: this.title(next) });
     }
     if (nextLink) nextLink.hidden = !end || called;
     root.querySelector("[data-back]").disabled = !this.moves.length;
     root.querySelector("[data-restart]").disabled = !this.moves.length;
     if (this.where && called) {
       this.where.textContent = frames.map(function (frame) { return self.title(frame.procedure); }).join(" \u203a ") +
-        ", step " + shown.getAttribute("data-number");
+        ", " + T("step {number}", { number: shown.getAttribute("data-number") });
     } else if (this.where && this.sequence.length > 1) {
       var outermost = frames[0].procedure;
-      this.where.textContent = "Procedure " + (this.sequence.indexOf(outermost) + 1) + " of " + this.sequence.length;
+      this.where.textContent = T("Procedure {number} of {count}", { number: this.sequence.indexOf(outermost) + 1, count: this.sequence.length });
     } else if (this.where) {
       this.where.textContent = "";
     }
@@ -190,8 +190,8 @@
     var choices = Array.prototype.map.call(shown.querySelectorAll("button[data-to], button[data-enter]"), function (b) {
       return b.textContent;
     });
-    this.live.textContent = "Step " + number + (end ? ", end" : "") + ": " + text +
-      (choices.length > 1 ? " Choices: " + choices.join(", ") + "." : "");
+    this.live.textContent = (end ? T("Step {number}, end:", { number: number }) : T("Step {number}:", { number: number })) + " " + text +
+      (choices.length > 1 ? " " + T("Choices:") + " " + choices.join(", ") + "." : "");
     var focus = shown.querySelector("button[data-to], button[data-enter], button[data-return]") ||
       (nextButton && !nextButton.hidden && nextButton) ||
       (nextLink && !nextLink.hidden && nextLink.querySelector("a")) ||

@@ -7,6 +7,10 @@
  */
 "use strict";
 var GAMES = __GAMES__;
+var LANG = __LANG__;
+// Its words in the site's language (rulesmith/words.py: the translations of the T(…) below,
+// none for English); a worker has no page to read them from (assets/words.js), so they come filled in.
+var WORDS = __WORDS__;
 var ROOT = new URL("./", self.location.href);
 
 // It takes over at once, but claims no open page: a game's page is its game worker's to control
@@ -16,6 +20,13 @@ self.addEventListener("install", function () { self.skipWaiting(); });
 function escaped(text) {
   return String(text).replace(/[&<>"']/g, function (c) {
     return {"&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"}[c];
+  });
+}
+
+function T(msgid, params) {  // as assets/words.js: the translation, else the English, {name} filled
+  var own = Object.prototype.hasOwnProperty.call(WORDS, msgid) ? WORDS[msgid] : null;
+  return (typeof own === "string" && own ? own : msgid).replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, function (whole, key) {
+    return params && Object.prototype.hasOwnProperty.call(params, key) ? String(params[key]) : whole;
   });
 }
 
@@ -30,18 +41,20 @@ function saved() { // the games whose worker has kept them: their caches, "rules
 function notSaved(url, held) {
   var game = url.href.indexOf(ROOT.href) === 0 ? url.href.slice(ROOT.href.length).split("/")[0] : "";
   var name = Object.prototype.hasOwnProperty.call(GAMES, game) ? GAMES[game] : null;
-  var what = name ? escaped(name) + " is" : "This page is";
-  var body = "<h1>" + (name ? escaped(name) + ": not saved on this device" : "Not saved on this device") + "</h1>" +
-    "<p>There is no connection, and " + (name ? escaped(name) + " was" : "this page was") +
-    " not saved on this device for use without one.</p>" +
-    "<p><strong>To save " + (name ? "it" : "a game") + ":</strong> open any of its pages once while online and wait for " +
-    "\u201cSaved for offline use\u201d at the foot of the page. " + what + " then there without a connection.</p>" +
-    (held.length ? "<p>Saved on this device:</p><ul>" + held.map(function (id) {
+  // every value escaped before it is put in; the words themselves hold no markup (tests/words)
+  var shown = name ? { name: escaped(name) } : {};
+  var body = "<h1>" + (name ? T("{name}: not saved on this device", shown) : T("Not saved on this device")) + "</h1>" +
+    "<p>" + (name ? T("There is no connection, and {name} was not saved on this device for use without one.", shown)
+      : T("There is no connection, and this page was not saved on this device for use without one.")) + "</p>" +
+    "<p><strong>" + (name ? T("To save it:") : T("To save a game:")) + "</strong> " +
+    (name ? T("open any of its pages once while online and wait for \u201cSaved for offline use\u201d at the foot of the page. {name} is then there without a connection.", shown)
+      : T("open any of its pages once while online and wait for \u201cSaved for offline use\u201d at the foot of the page. This page is then there without a connection.")) + "</p>" +
+    (held.length ? "<p>" + T("Saved on this device:") + "</p><ul>" + held.map(function (id) {
       return "<li><a href=\"" + escaped(new URL(encodeURIComponent(id) + "/index.html", ROOT).href) + "\">" + escaped(GAMES[id]) + "</a></li>";
-    }).join("") + "</ul>" : "<p>No game is saved on this device yet.</p>");
-  var page = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">" +
+    }).join("") + "</ul>" : "<p>" + T("No game is saved on this device yet.") + "</p>");
+  var page = "<!doctype html><html lang=\"" + escaped(LANG) + "\"><head><meta charset=\"utf-8\">" +
     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">" +
-    "<title>" + (name ? escaped(name) + ": not saved" : "Not saved") + "</title>" +
+    "<title>" + (name ? T("{name}: not saved", shown) : T("Not saved")) + "</title>" +
     "<style>body{font:1.05rem/1.5 system-ui,sans-serif;max-width:36rem;margin:1.5rem auto;padding:0 1rem;" +
     "color:#1a1a1a;background:#fff}a{color:#0b57d0}@media (prefers-color-scheme:dark){" +
     "body{color:#e2e4e9;background:#1e2129}a{color:#8ab4f8}}</style></head><body>" + body + "</body></html>";
