@@ -11,7 +11,7 @@ from pathlib import Path
 
 from rulesmith import __version__
 from rulesmith.commands import COMMANDS
-from rulesmith.problems import RESULTS, RulesmithError, UsageError, printable, say
+from rulesmith.problems import PROGRESS, RESULTS, RulesmithError, UsageError, printable, say
 from rulesmith.project import find_project, project_of_content
 
 
@@ -57,6 +57,18 @@ class _Current(logging.StreamHandler):
         pass
 
 
+class _Live(_Current):
+    """The live progress line (problems.PROGRESS): each record rewrites the terminal's line in
+    place with the terminal's own codes, added here around the printable message; an empty
+    record clears the line."""
+
+    def __init__(self):
+        super().__init__("stderr", terminator="")
+
+    def format(self, record: logging.LogRecord) -> str:
+        return "\r\033[K" + super().format(record)
+
+
 def _configure_logging(verbose: bool, quiet: bool) -> None:
     """The `rulesmith` logger prints progress and notes to stderr; -v adds detail, -q only warnings.
     `rulesmith.results` (problems.RESULTS) is what a command produces: stdout, never quieted."""
@@ -70,6 +82,10 @@ def _configure_logging(verbose: bool, quiet: bool) -> None:
         results.addHandler(_Current("stdout", terminator=""))
     results.setLevel(logging.INFO)
     results.propagate = False
+    if not any(isinstance(h, _Live) for h in PROGRESS.handlers):
+        PROGRESS.addHandler(_Live())
+    PROGRESS.setLevel(logging.INFO)
+    PROGRESS.propagate = False
 
 
 class _Parser(argparse.ArgumentParser):

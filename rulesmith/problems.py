@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 
 # What a command produces (an erratum recorded, a diff): the command line sends it to stdout.
 RESULTS = logging.getLogger("rulesmith.results")
+# The build's live progress line on a terminal: each record replaces the line before it (cli.py).
+PROGRESS = logging.getLogger("rulesmith.progress")
 
 # Characters a terminal would act on or hide (control, bidirectional, zero-width): shown as \\u…
 # (a line break stays one: a message may have several lines)

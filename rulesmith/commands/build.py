@@ -22,7 +22,7 @@ from rulesmith.files import exchange, make_readable, write_atomic, write_if_chan
 from rulesmith.flowchart.chart import procedure_svg, standalone_svg
 from rulesmith.format.schema import write_schema
 from rulesmith.pipeline import Checked, check_content
-from rulesmith.problems import UsageError
+from rulesmith.problems import PROGRESS, UsageError
 from rulesmith.project import ASSETS, project_of_content, templates
 from rulesmith.site import gate, layout
 from rulesmith.site.csp import write_policies
@@ -53,8 +53,7 @@ class Progress:
 
     def count(self, done: int, total: int, what: str) -> None:
         if self.live:
-            # the live progress line rewrites itself with the terminal's own codes: not through say()
-            print(f"\r\033[K  {self.current}… {done}/{total} {what}", end="", file=sys.stderr, flush=True)  # noqa: T201
+            PROGRESS.info("  %s… %d/%d %s", self.current, done, total, what)
 
     @contextlib.contextmanager
     def step(self, name: str):
@@ -64,7 +63,7 @@ class Progress:
             yield
         except BaseException:
             if self.live:
-                print("\r\033[K", end="", file=sys.stderr)  # noqa: T201 (clears the progress line)  # noqa: T201 (clears the progress line)
+                PROGRESS.info("")  # clears the progress line
             if not self.quiet:
                 log.info("  %s… failed", name)
             raise
@@ -72,7 +71,7 @@ class Progress:
         self.timings[name] = elapsed
         self.cpu[name] = _cpu_seconds() - cpu
         if self.live:
-            print("\r\033[K", end="", file=sys.stderr)  # noqa: T201 (clears the progress line)
+            PROGRESS.info("")  # clears the progress line
         if not self.quiet:
             log.info("  %s… %.2f s", name, elapsed)
 
