@@ -84,6 +84,17 @@ def test_no_word_is_wrapped_inside_an_f_string():
     assert found == []
 
 
+def test_no_script_labels_a_button_without_t():
+    """A button the scripts make at run time is labelled `T("…")`, never a bare string literal
+    (Babel extracts only T): the German Bot turn page showed an English "Go on"."""
+    found = []
+    for script in sorted((ROOT / "templates" / "site" / "assets").glob("*.js")):
+        for number, line in enumerate(script.read_text(encoding="utf-8").splitlines(), 1):
+            if re.search(r"\bbutton\(\s*[\"']", line):
+                found.append(f"{script.name}:{number}: {line.strip()}")
+    assert found == []
+
+
 def test_the_words_of_a_language_and_english():
     german = words.of("de")
     assert german.gettext("Referred to by:") == "Verwiesen von:"

@@ -359,7 +359,7 @@
         box.appendChild(label);
       });
       view.appendChild(box);
-      var go = button("Go on", null, "rs-bot__primary");
+      var go = button(T("Go on"), null, "rs-bot__primary");
       go.setAttribute("data-act", "events");
       choices.appendChild(go);
       spoken = T("What happened this turn? Tick each, then Go on.");
