@@ -260,7 +260,7 @@ def table_answer(t: Turn, node, case: dict[str, str], tables: list[dict]) -> str
     return row[0][[c.id for c in table.columns].index(wanted)]
 
 
-STOPS = ("events", "applies", "question", "call", "count", "confirm", "end")
+STOPS = ("events", "applies", "question", "loop", "call", "count", "confirm", "end")
 
 
 def answer_any(page) -> None:
@@ -580,6 +580,40 @@ def choice(page, label: str):
     return page.locator(".rs-bot__view button", has_text=re.compile("^" + re.escape(label) + "$")).first
 
 
+def the_loop_on_one_screen(page, procedure, at: str, ending: list[str]):
+    """A loop played at the table, as the page shows it where it is entered: the loop's steps (the
+    data's cycle of steps and board questions, turn.table_loops) in the procedure's order, each with
+    its whole text and its marks as the page renders the step alone (the hidden copy the walker
+    reads), each question with where each answer leads; its ways out, and only those, as the
+    answers under their questions. Returns the button of how the script says it ended."""
+    node_id = at.split(".", 1)[1]
+    loop = next(loop for loop in turn.table_loops(procedure) if node_id in loop.nodes)
+    nodes = {n.id: n for n in procedure.nodes}
+    view = page.locator(".rs-bot__view")
+    items = view.locator(".rs-bot__loop > li")
+    assert items.evaluate_all("ls => ls.map(l => l.getAttribute('data-node'))") == [f"{procedure.id}.{n}" for n in loop.nodes]
+    library = page.evaluate("""ids => ids.map(id => {
+        const n = document.querySelector('.rs-bot__library [data-procedure="' + id[0] + '"] [data-node="' + id[1] + '"] .rs-walker__text');
+        return [n.textContent.replace(/\\s+/g, ' ').trim(), n.querySelectorAll('.rs-gap, a').length];
+      })""", [[procedure.id, n] for n in loop.nodes])
+    texts = items.evaluate_all("""ls => ls.map(l => {
+        const t = l.querySelector('.rs-walker__text');
+        return [t.textContent.replace(/\\s+/g, ' ').trim(), t.querySelectorAll('.rs-gap, a').length];
+      })""")
+    assert texts == library, "every step of the loop with its whole text and marks"
+    for i, n in enumerate(loop.nodes):
+        ways = items.nth(i).locator(".rs-bot__ways > li").all_inner_texts()
+        assert [w.split(":", 1)[0] for w in ways] == [b.when for b in nodes[n].branches]
+        assert [w.endswith("out of the loop") for w in ways] == [b.to not in loop.nodes for b in nodes[n].branches]
+    exits = view.locator(".rs-bot__exit button").all_inner_texts()
+    assert exits == [nodes[n].branches[i].when for n, i in loop.exits], "the ways out, and only those"
+    assert view.locator(".rs-bot__exit").count() == len({n for n, _ in loop.exits})
+    assert view.locator("button").count() == len(exits), "nothing else to answer on the loop's screen"
+    decision, label = ending
+    group = view.locator(".rs-bot__exit").nth([n for n in dict.fromkeys(n for n, _ in loop.exits)].index(decision))
+    return group.locator("button", has_text=re.compile("^" + re.escape(label) + "$"))
+
+
 def play_turn(page, game, script: dict) -> dict:
     """One whole turn at the table, the board answered by the script (benchmarks/taps.yaml): the
     taps it took, the questions asked (where, and whether the data says only the player can
@@ -587,7 +621,8 @@ def play_turn(page, game, script: dict) -> dict:
     nodes = {(p.id, n.id): n for p in game.procedures for n in p.nodes}
     events = [list(e) for e in script.get("events", [])]
     used: dict[str, int] = {}
-    found = {"taps": 0, "asked": [], "reasons": [], "steps": []}
+    procedures = {p.id: p for p in game.procedures}
+    found = {"taps": 0, "asked": [], "reasons": [], "steps": [], "loops": []}
     for _ in range(200):
         view = page.locator(".rs-bot__view")
         kind, at = view.get_attribute("data-view"), view.get_attribute("data-at")
@@ -611,6 +646,9 @@ def play_turn(page, game, script: dict) -> dict:
             used[at] = used.get(at, 0) + 1
             found["asked"].append((at, nodes[(procedure, node)].asks))
             target = choice(page, label)
+        elif kind == "loop":
+            found["loops"].append(at)
+            target = the_loop_on_one_screen(page, procedures[at.split(".", 1)[0]], at, script["loops"][at][0])
         elif kind == "call":
             target = choice(page, "Go on without it")
         elif kind == "count":
@@ -639,6 +677,9 @@ def test_a_whole_bot_turn_in_a_few_taps_then_a_second_with_its_state(site, phone
     playwright.expect(phone.locator(".rs-bot__view")).to_be_visible()
     played = play_turn(phone, t.game, script)
     assert played["taps"] <= MOST_TAPS[game_id], played
+    in_loops = {(p.id, n) for p in t.game.procedures for loop in turn.table_loops(p) for n in loop.nodes}
+    assert not [at for at, _ in played["asked"] if tuple(at.split(".", 1)) in in_loops], "a loop played at the table is one screen"
+    assert played["loops"] == list(SCRIPT[game_id].get("loops", {})), played["loops"]
     assert played["asked"] and all(asks == "board" for _, asks in played["asked"]), played["asked"]
     assert played["reasons"] and all(why.startswith(" (") and len(why) > 4 for _, why in played["reasons"]), played["reasons"]
     assert phone.locator(".rs-bot__view .rs-bot__heading").last.inner_text() == f"End of {t.bot.turn.called}."
