@@ -19,7 +19,7 @@ import yaml
 from conftest import CONTRAST, GAMES, build_site, press_the_pages_back
 from playwright import sync_api as playwright
 
-from rulesmith.content import turn
+from rulesmith.content import marks, turn
 from rulesmith.pipeline import check_content
 from rulesmith.values import status as statuses
 
@@ -601,6 +601,9 @@ def the_loop_on_one_screen(page, procedure, at: str, ending: list[str]):
         return [t.textContent.replace(/\\s+/g, ' ').trim(), t.querySelectorAll('.rs-gap, a').length];
       })""")
     assert texts == library, "every step of the loop with its whole text and marks"
+    c = checked()[page.url.split("/")[-2]]
+    for (_, links), n in zip(texts, loop.nodes, strict=True):  # the marks the content gives each step (marks.step), each a link
+        assert links >= len(marks.step(c.game, c.index, procedure, nodes[n])), n
     for i, n in enumerate(loop.nodes):
         ways = items.nth(i).locator(".rs-bot__ways > li").all_inner_texts()
         assert [w.split(":", 1)[0] for w in ways] == [b.when for b in nodes[n].branches]

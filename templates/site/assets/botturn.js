@@ -193,8 +193,14 @@
     return found ? found.cloneNode(true) : el("div");
   };
 
-  Bot.prototype.plain = function (procedure, node) {
+  /* A node's text as plain words (`bare`: without the marks shown under it). */
+  Bot.prototype.plain = function (procedure, node, bare) {
     var found = this.root.querySelector('.rs-bot__library [data-procedure="' + procedure + '"] [data-node="' + node + '"] .rs-walker__text');
+    if (found && bare) {
+      found = found.cloneNode(true);
+      var marks = found.querySelectorAll(".rs-walker__marks");
+      for (var i = 0; i < marks.length; i++) marks[i].parentNode.removeChild(marks[i]);
+    }
     return found ? found.textContent.replace(/\s+/g, " ").trim() : "";
   };
 
@@ -487,7 +493,7 @@
     loop.exits.forEach(function (way, i) {
       if (!asked[way[0]]) {
         asked[way[0]] = el("div", { "class": "rs-bot__exit", role: "group" });
-        var question = el("p", { "class": "rs-bot__q" }, self.plain(stop.procedure, way[0]));
+        var question = el("p", { "class": "rs-bot__q" }, self.plain(stop.procedure, way[0], true)); // its marks are in the list above
         question.id = "rs-exit-" + i;
         asked[way[0]].setAttribute("aria-labelledby", question.id);
         asked[way[0]].appendChild(question);
