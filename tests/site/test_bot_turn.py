@@ -625,12 +625,15 @@ def play_turn(page, game, script: dict) -> dict:
     events = [list(e) for e in script.get("events", [])]
     used: dict[str, int] = {}
     procedures = {p.id: p for p in game.procedures}
-    found = {"taps": 0, "asked": [], "reasons": [], "steps": [], "loops": []}
+    found = {"taps": 0, "asked": [], "reasons": [], "steps": [], "loops": [], "answers": []}
     for _ in range(200):
         view = page.locator(".rs-bot__view")
         kind, at = view.get_attribute("data-view"), view.get_attribute("data-at")
         found["reasons"] += page.locator(".rs-bot__line--answer").evaluate_all(
             "ls => ls.map(l => [l.getAttribute('data-node'), (l.querySelector('.rs-bot__why') || {}).textContent || ''])")
+        found["answers"] += page.locator(".rs-bot__line--answer").evaluate_all(
+            "ls => ls.map(l => [l.getAttribute('data-node'), l.querySelector('[data-answer]').getAttribute('data-answer'),"
+            " (l.querySelector('.rs-bot__why') || {}).textContent || ''])")
         found["steps"] += page.locator(".rs-bot__line--step").evaluate_all("ls => ls.map(l => l.getAttribute('data-node'))")
         if kind == "end":
             return found
@@ -693,11 +696,41 @@ def test_a_whole_bot_turn_in_a_few_taps_then_a_second_with_its_state(site, phone
     after = t.after(during)
     if game_id == "deep-state":  # his first Cyberattack: counted, and he joined Antiterror with it
         assert (after["cyberattacks"], after["ecocides"], after["antiterror-stage"]) == ("1", "0", "1"), after
+        assert ["falcon-antiterror.which-cyberattack", "His first Cyberattack", " (Cyberattack tokens Falcon holds: 1)"] in played["answers"]
     tap(phone, choice(phone, "Start the next turn"))
     assert shown(phone)["state"] == t.state_text(after)
     assert "state=" + ",".join(f"{v.id}:{after[v.id]}" for v in t.bot.state) in phone.evaluate("location.hash")
     phone.reload()
     assert shown(phone)["state"] == t.state_text(after) and shown(phone)["view"] in STOPS
+
+
+def test_falcons_secret_operations_are_counted_and_answer_which_one_it_was_for_antiterror(site, phone):
+    """Deep State: which secret operation Falcon carried out, for Antiterror, is the page's answer: the
+    operation procedure runs Antiterror after the one it chose (a call for that operation), and his
+    tokens, counted in the state across turns, say which of its kind it was. A second Cyberattack:
+    he holds 2 and does not advance; then an Ecocide, his first: he advances."""
+    t = Turn("deep-state")
+    state = {v.id: str(v.initial) for v in t.bot.state} | {"difficulty": "high", "cyberattacks": "1", "antiterror-stage": "1"}
+    address = "#bot&state=" + ",".join(f"{v.id}:{state[v.id]}" for v in t.bot.state) + "&seed=7&log="
+    phone.goto((site / "deep-state" / "bot-turn.html").as_uri() + address)
+    script = {"events": [["special-operation"]], "loops": {"falcon-secret-operation-payment.more": [["more", "No"]]},
+              "answers": {"falcon-secret-operation-choice.base-operation": ["No"],
+                          "falcon-secret-operation-choice.try-ecocide": ["No"],
+                          "falcon-secret-operation-choice.try-cyberattack": ["Yes"]}}
+    played = play_turn(phone, t.game, script)
+    assert [a for a in played["answers"] if a[0].startswith("falcon-antiterror.")] == [
+        ["falcon-antiterror.in-game", "Yes", " (Falcon and Antiterror: Takes part)"],
+        ["falcon-antiterror.trigger", "Falcon carried out a Cyberattack", " (Falcon carried out a Cyberattack)"],
+        ["falcon-antiterror.which-cyberattack", "A second Cyberattack", " (Cyberattack tokens Falcon holds: 2)"]]
+    assert all(not at.startswith("falcon-antiterror.") for at, _ in played["asked"]), "nothing of Antiterror is asked"
+    tap(phone, choice(phone, "Start the next turn"))
+    assert "Cyberattack tokens Falcon holds 2" in shown(phone)["state"] and "Antiterror Stage 1" in shown(phone)["state"]
+    script["answers"] = {"falcon-secret-operation-choice.base-operation": ["No"],
+                         "falcon-secret-operation-choice.try-ecocide": ["Yes"]}
+    played = play_turn(phone, t.game, script)
+    assert ["falcon-antiterror.which-ecocide", "His first Ecocide", " (Ecocide tokens Falcon holds: 1)"] in played["answers"]
+    tap(phone, choice(phone, "Start the next turn"))
+    assert "Antiterror Stage 2" in shown(phone)["state"] and "Ecocide tokens Falcon holds 1" in shown(phone)["state"]
 
 
 def test_the_tie_breaker_has_no_limit(site, phone):
