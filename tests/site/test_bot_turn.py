@@ -613,7 +613,7 @@ def the_loop_on_one_screen(page, procedure, at: str, ending: list[str]):
     assert view.locator(".rs-bot__exit").count() == len({n for n, _ in loop.exits})
     assert view.locator("button").count() == len(exits), "nothing else to answer on the loop's screen"
     decision, label = ending
-    group = view.locator(".rs-bot__exit").nth([n for n in dict.fromkeys(n for n, _ in loop.exits)].index(decision))
+    group = view.locator(".rs-bot__exit").nth(list(dict.fromkeys(n for n, _ in loop.exits)).index(decision))
     return group.locator("button", has_text=re.compile("^" + re.escape(label) + "$"))
 
 
