@@ -313,10 +313,12 @@
         item.appendChild(el("span", { "class": "rs-bot__why" }, " (" + T("your answer") + ")"));
       } else if (line.kind === "answer" || line.kind === "asked") {
         var n = self.data.procedures[line.procedure].nodes[line.node];
-        item.appendChild(el("span", { "class": "rs-bot__q" }, self.plain(line.procedure, line.node) + " "));
+        item.appendChild(el("span", { "class": "rs-bot__q" }, self.plain(line.procedure, line.node, true) + " "));
         item.appendChild(el("strong", { "data-answer": n.labels[line.branch] }, n.labels[line.branch]));
         var why = line.kind === "answer" ? self.reason(line.why) : T("your answer");
         if (why) item.appendChild(el("span", { "class": "rs-bot__why" }, " (" + why + ")"));
+        var marked = self.text(line.procedure, line.node).querySelector(".rs-walker__marks"); // the question's marks, as marks
+        if (marked) item.appendChild(marked);
       } else if (line.kind === "end") {
         var text = self.text(line.procedure, line.node).querySelector(".rs-walker__text") || el("div");
         item.appendChild(el("span", { "class": "rs-bot__end-label" }, line.called ? T("End of {procedure}:", { procedure: self.title(line.procedure) }) + " " : T("End of this part:") + " "));
