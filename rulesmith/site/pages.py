@@ -38,6 +38,7 @@ from rulesmith.text.escape import url as escape_url
 from rulesmith.text.glyphs import glyph_svg
 from rulesmith.text.placed import placed
 from rulesmith.text.references import Output, plain_text
+from rulesmith.translations import catalog as catalogs
 from rulesmith.values import addresses, fieldtypes, outcomes
 from rulesmith.values import references as values
 from rulesmith.values import status as statuses
@@ -652,7 +653,10 @@ def game_pages(env: jinja2.Environment, checked: Checked, downloads: list[dict],
     game = checked.game
     mine = [d for d in downloads if d["game"] == game.id]
     digest = hashlib.sha256()
-    for part in (PAGES_FORMAT, software, str(env.globals["language"]), fingerprint.tree_digest(game.folder), json.dumps(mine, sort_keys=True),
+    for part in (PAGES_FORMAT, software, str(env.globals["language"]),
+                 # the pages are in the game's own language: its translation catalogs are not read
+                 # (a catalog's edit renders none of them again)
+                 fingerprint.tree_digest(game.folder, frozenset({catalogs.FOLDER})), json.dumps(mine, sort_keys=True),
                  *(f"{path} {hashlib.sha256(charts[path]).hexdigest() if path in charts else '-'}"
                    for path in (layout.flowchart_file(game.id, p.id) for p in game.procedures))):
         digest.update(part.encode("utf-8") + b"\0")
