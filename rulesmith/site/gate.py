@@ -332,7 +332,7 @@ def _script_findings(site: Path) -> list[Finding]:
             found.append(Finding(path.relative_to(site).as_posix(), "a search index that is not one JSON value",
                                  path.read_text(encoding="utf-8")[:60]))
     for path in sorted(site.rglob("sw.js")):
-        if not _filled_worker(path.read_text(encoding="utf-8", errors="replace"), root=path.parent == site):
+        if not _filled_worker(path.read_text(encoding="utf-8", errors="replace"), root=not (path.parent / "manifest.webmanifest").exists()):  # a game's worker, or a language site's own
             found.append(Finding(path.relative_to(site).as_posix(),
                                  "an offline worker that is not its template with JSON values filled in", path.name))
     for path in sorted(site.rglob("*.svg")):

@@ -32,6 +32,7 @@ from rulesmith.site.botturn import companion_json, reached_procedures, state_cho
 from rulesmith.site.overview import bot_turn, play
 from rulesmith.site.walker import walker_procedures, walker_steps
 from rulesmith.text import html as text_html
+from rulesmith.translations import translated
 from rulesmith.text.escape import html_text, markdown_value
 from rulesmith.text.escape import markdown_inline as escape_inline
 from rulesmith.text.escape import url as escape_url
@@ -152,19 +153,45 @@ class PageContext:
 
     def md(self, text: str | None) -> str:
         """A Markdown field of the content, as blocks (a paragraph, a list …)."""
-        return self._place(self.html(text))
+        return self._place(self.html(text) + self.translation_mark(text, block=True))
 
     def inline(self, text: str | None) -> str:
         """A Markdown field on a line (after a label, in a list item): one paragraph without its <p>."""
-        return self._place(text_html.inline(self.html(text)))
+        return self._place(text_html.inline(self.html(text)) + self.translation_mark(text))
 
     def cell(self, text: str | None) -> str:
         """A Markdown field in a table cell."""
-        return self._place(text_html.cell(self.html(text)))
+        return self._place(text_html.cell(self.html(text)) + self.translation_mark(text))
 
     def lead(self, label: str, text: str | None) -> str:
         """A Markdown field after a bold label that opens its first paragraph ("Question." …)."""
-        return self._place(text_html.with_lead(self.html(text), f"<strong>{html_text(label)}</strong>"))
+        return self._place(text_html.with_lead(self.html(text), f"<strong>{html_text(label)}</strong>")
+                           + self.translation_mark(text, block=True))
+
+    def translation_mark(self, text: str | None, block: bool = False) -> str:
+        """What a reader of another language is shown beside a text that is not plainly translated
+        (translations/translated.py says how it stands): a missing one is the English, marked "not
+        yet translated" (in the English's language); an outdated one is the translation, marked
+        with the day the English changed, the current English beside it. `block`: after a block
+        (a paragraph, a list), else on its line (a cell, after a label)."""
+        found = translated.mark(text)
+        if found is None:
+            return ""
+        _ = self._
+        icon = glyph_svg("material/translate")
+        if found.state == translated.MISSING:
+            said = html_text(_("Not yet translated: in English"))
+            shown = f'<span class="rs-translation rs-translation--missing">{icon}<em>{said}</em></span>'
+            return f"<p>{shown}</p>" if block else " " + shown
+        said = html_text(_("Outdated translation: the English changed on %(date)s") % {"date": found.changed.isoformat()}
+                         if found.changed else _("Outdated translation: the English changed"))
+        english = self.html(found.english or "") if block else text_html.inline(self.html(found.english or ""))
+        now = html_text(_("The English now reads:"))
+        if block:
+            return (f'<div class="rs-translation rs-translation--outdated"><p>{icon}<em>{said}</em> {now}</p>'
+                    f'<div lang="en">{english}</div></div>')
+        return (f' <span class="rs-translation rs-translation--outdated">{icon}<em>{said}</em> {now} '
+                f'<span lang="en">{english}</span></span>')
 
     def summary(self, text: str | None) -> Markup:
         """One line about a game for its home-page card: the first sentence (up to a colon) of a
@@ -567,9 +594,13 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
     language = str(env.globals["language"])
     _ = words.of(language).gettext  # the navigation's words, in the site's language
 
+    banner = translation_banner(checked, language)
+
     def page(path: str, template: str | list[str | jinja2.Template], **context) -> str:
         ctx = PageContext(game, index, path, provenances, language=language)
         text = env.get_or_select_template(template).render(game=game, index=index, c=ctx, **context)
+        if banner:
+            text = _after_title(text, banner)
         site.pages.append(Page(path, text))
         return path
 
@@ -619,6 +650,49 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
     nav.append({_("Changelog"): page(layout.shared_page(g, "erratum"), "changelog.md.j2")})
     site.nav = [{escape_nav(game.info.name): nav}]
     return site
+
+
+def translation_banner(checked: Checked, language: str) -> str:
+    """What every page of a game in another language says once, at its top (HTML; "" in the
+    game's own language): that the game is not translated into it (shown in English), or how far
+    its translation has come and that it is not reviewed (translations/freshness.py)."""
+    if checked.language is None:
+        return ""
+    _ = words.of(language).gettext
+    icon = glyph_svg("material/translate")
+    name = language_name(language)
+    shown = checked.translation
+    if shown is None:
+        said = _("%(game)s is not translated into %(language)s: its texts are shown in English.") % {
+            "game": checked.game.info.name, "language": name}
+        return f'<p class="rs-translation rs-translation--page">{icon}<em>{html_text(said)}</em></p>'
+    counts = shown.counts()
+    said = _("Translated into %(language)s: %(translated)s of %(total)s texts; %(outdated)s outdated, "
+             "%(missing)s shown in English.") % {"language": name, "translated": counts.translated,
+                                                 "total": counts.total, "outdated": counts.outdated,
+                                                 "missing": counts.missing}
+    if not shown.reviewed:
+        said += " " + _("No reviewer has checked this translation yet.")
+    return f'<p class="rs-translation rs-translation--page">{icon}<em>{html_text(said)}</em></p>'
+
+
+def language_name(language: str) -> str:
+    """A language's name in that language ("Deutsch", "français"), as a language switch lists it."""
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        return Locale.parse(language.replace("-", "_")).get_display_name(language.replace("-", "_")) or language
+    except (ValueError, UnknownLocaleError):
+        return language
+
+
+def _after_title(text: str, html: str) -> str:
+    """A page's Markdown with a block of HTML after its title (its first "# " line), else at its top."""
+    block = str(placed(html)) + "\n\n"
+    found = re.search(r"^# .*\n", text, re.MULTILINE)
+    if found is None:
+        return block + text
+    return text[:found.end()] + "\n" + block + text[found.end():]
 
 
 FORMAT_FRONT_MATTER = "---\nsearch:\n  exclude: true\n---\n\n"
