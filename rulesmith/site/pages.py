@@ -32,13 +32,14 @@ from rulesmith.site.botturn import companion_json, reached_procedures, state_cho
 from rulesmith.site.overview import bot_turn, play
 from rulesmith.site.walker import walker_procedures, walker_steps
 from rulesmith.text import html as text_html
-from rulesmith.translations import translated
 from rulesmith.text.escape import html_text, markdown_value
 from rulesmith.text.escape import markdown_inline as escape_inline
 from rulesmith.text.escape import url as escape_url
 from rulesmith.text.glyphs import glyph_svg
 from rulesmith.text.placed import placed
 from rulesmith.text.references import Output, plain_text
+from rulesmith.translations import catalog as catalogs
+from rulesmith.translations import translated
 from rulesmith.values import addresses, fieldtypes, outcomes
 from rulesmith.values import references as values
 from rulesmith.values import status as statuses
@@ -719,7 +720,9 @@ def game_pages(env: jinja2.Environment, checked: Checked, downloads: list[dict],
     game = checked.game
     mine = [d for d in downloads if d["game"] == game.id]
     digest = hashlib.sha256()
-    for part in (PAGES_FORMAT, software, str(env.globals["language"]), fingerprint.tree_digest(game.folder), json.dumps(mine, sort_keys=True),
+    for part in (PAGES_FORMAT, software, str(env.globals["language"]),
+                 # the game's own language does not read its translation catalogs: their edit renders none of its pages
+                 fingerprint.tree_digest(game.folder, frozenset() if checked.language else frozenset({catalogs.FOLDER})), json.dumps(mine, sort_keys=True),
                  *(f"{path} {hashlib.sha256(charts[path]).hexdigest() if path in charts else '-'}"
                    for path in (layout.flowchart_file(game.id, p.id) for p in game.procedures))):
         digest.update(part.encode("utf-8") + b"\0")
