@@ -439,14 +439,15 @@ def real(real_aids):
     return real_aids
 
 
-def search(page, query: str) -> list[dict]:
+def search(page, query: str, said: tuple[str, str] = ("result", "Nothing found")) -> list[dict]:
     """Open search from the header, type the query, return the results shown (where, title, link,
-    and the reference tables it offers: numbers, [[title, link], …])."""
+    and the reference tables it offers: numbers, [[title, link], …]). `said`: what the search's
+    status says once it has answered, in the page's language (found, nothing found)."""
     page.locator(".rs-search-button").click()
     page.locator(".rs-search__input").fill("")
     page.keyboard.type(query)
-    page.locator(".rs-search__status").filter(has_text="result").or_(
-        page.locator(".rs-search__status").filter(has_text="Nothing found")).wait_for(timeout=15000)
+    page.locator(".rs-search__status").filter(has_text=said[0]).or_(
+        page.locator(".rs-search__status").filter(has_text=said[1])).wait_for(timeout=15000)
     return page.evaluate("""() => [...document.querySelectorAll('.rs-search__results li')].map(li => {
         const a = li.querySelector('a');
         return {where: a.querySelector('.rs-search__where').textContent,
