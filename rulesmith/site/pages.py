@@ -154,20 +154,30 @@ class PageContext:
 
     def md(self, text: str | None) -> str:
         """A Markdown field of the content, as blocks (a paragraph, a list …)."""
-        return self._place(self.html(text) + self.translation_mark(text, block=True))
+        return self._place(self._in_english(text, self.html(text), block=True) + self.translation_mark(text, block=True))
 
     def inline(self, text: str | None) -> str:
         """A Markdown field on a line (after a label, in a list item): one paragraph without its <p>."""
-        return self._place(text_html.inline(self.html(text)) + self.translation_mark(text))
+        return self._place(self._in_english(text, text_html.inline(self.html(text))) + self.translation_mark(text))
 
     def cell(self, text: str | None) -> str:
         """A Markdown field in a table cell."""
-        return self._place(text_html.cell(self.html(text)) + self.translation_mark(text))
+        return self._place(self._in_english(text, text_html.cell(self.html(text))) + self.translation_mark(text))
 
     def lead(self, label: str, text: str | None) -> str:
         """A Markdown field after a bold label that opens its first paragraph ("Question." …)."""
-        return self._place(text_html.with_lead(self.html(text), f"<strong>{html_text(label)}</strong>")
+        return self._place(text_html.with_lead(self._in_english(text, self.html(text), block=True),
+                                               f"<strong>{html_text(label)}</strong>")
                            + self.translation_mark(text, block=True))
+
+    @staticmethod
+    def _in_english(text: str | None, html: str, block: bool = False) -> str:
+        """A text shown in English on a page in another language (missing), said to be English
+        (`lang`: read aloud, hyphenated and searched as English)."""
+        found = translated.mark(text)
+        if found is None or found.state != translated.MISSING or not html:
+            return str(html)
+        return f'<div lang="en">{html}</div>' if block else f'<span lang="en">{html}</span>'
 
     def translation_mark(self, text: str | None, block: bool = False) -> str:
         """What a reader of another language is shown beside a text that is not plainly translated

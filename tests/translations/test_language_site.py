@@ -50,11 +50,11 @@ def test_every_page_of_the_german_site_says_german_and_links_its_english_version
         assert '<html lang="de"' in html, path
         page = path.relative_to(real_site / "de").as_posix()
         up = "../" * page.count("/")
-        assert f'<link rel="alternate" hreflang="en" href="{up}../{page}">' in html, path
-        assert f'<link rel="alternate" hreflang="de" href="{up}{page}">' in html, path
+        assert f'<link rel="alternate " hreflang="en" href="{up}../{page}">' in html, path
+        assert f'<link rel="alternate " hreflang="de" href="{up}{page}">' in html, path
     english = read(real_site, "deep-state/tables.html")
     assert '<html lang="en"' in english
-    assert '<link rel="alternate" hreflang="de" href="../de/deep-state/tables.html">' in english
+    assert '<link rel="alternate " hreflang="de" href="../de/deep-state/tables.html">' in english
 
 
 def test_a_translated_text_is_german_and_the_page_says_the_translation_is_unreviewed(real_site):
@@ -99,9 +99,14 @@ def test_the_german_site_has_its_own_search_and_offline_worker(real_site):
 def phone(browser, real_site):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
                                   service_workers="block")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
     with served(real_site) as base:
-        yield context.new_page(), base
+        yield page, base
     context.close()
+    assert errors == []  # no script error, no file the pages ask for and the site lacks
 
 
 def test_a_reader_at_an_item_switches_to_german_and_stays_on_the_item(phone):
@@ -121,6 +126,9 @@ def test_a_reader_at_an_item_switches_to_german_and_stays_on_the_item(phone):
     page.locator("a.rs-language[hreflang=en]").click()
     page.wait_for_url(re.compile(r"/deep-state/tables\.html#high-society-capture$"))
     assert "/de/" not in page.url
+    alternates = page.evaluate("""() => [...document.querySelectorAll('link[hreflang]')]
+        .map(l => [l.relList.contains('alternate'), l.hreflang, l.href.split('/').slice(3).join('/')])""")
+    assert alternates == [[True, "en", "deep-state/tables.html"], [True, "de", "de/deep-state/tables.html"]]
 
 
 def test_a_search_with_a_missing_accent_finds_the_german_word(phone):
