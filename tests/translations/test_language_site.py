@@ -97,8 +97,7 @@ def test_the_german_site_has_its_own_search_and_offline_worker(real_site):
 
 @pytest.fixture(scope="module")
 def phone(browser, real_site):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                                  service_workers="block")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()
     errors: list[str] = []
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
