@@ -287,8 +287,11 @@ class PageContext:
             key = f"{spec.to}:{value}"
             return self.output.link(key, self.index.name(key))
         if item.text_format == "markdown":
-            return str(text_html.cell(self.html(str(value))))
-        return html_text(fieldtypes.shown(value, item))
+            shown = str(text_html.cell(self.html(str(value))))
+        else:
+            shown = html_text(fieldtypes.shown(value, item))
+        # a text of the game in another language: said to be English where it is, and marked
+        return self._in_english(value, shown) + self.translation_mark(value) if translated.of(value) else shown
 
     def step_number(self, target: str, node_id: str) -> str:
         """The number readers see for a procedure's node (the flowchart's and the list's)."""
