@@ -161,5 +161,8 @@ def test_an_erratum_to_a_translated_text_shows_it_outdated_with_the_new_english(
     assert "Veraltete Übersetzung: das Englische hat sich am 2026-03-02 geändert" in near, near
     assert "Das Englische lautet jetzt: Brave. Beats the" in near, near
     assert 'lang="en"' in pages[0].read_text(encoding="utf-8")
+    # a field's text not yet translated: the English, said to be English and marked, as any text
+    assert "Effect: Burn one card. Noch nicht übersetzt: auf Englisch" in shown
+    assert '<span lang="en">Burn one card.</span>' in pages[0].read_text(encoding="utf-8")
     english = text_of(read(site, pages[0].relative_to(site / "de").as_posix()))
     assert "Brave. Beats the" in english and "Veraltete" not in english and "Tapfer" not in english
