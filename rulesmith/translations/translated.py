@@ -74,11 +74,6 @@ def translated(game: Game, translation: Translation) -> Game:
     return copied
 
 
-def untranslated(game: Game) -> Game:
-    """A game with no catalog in the language: the English as it is (the page says so once)."""
-    return game
-
-
 def _put(holder: Any, path: tuple, value: str) -> None:
     """Write a text at its place: an attribute, a list's element or a mapping's entry; a value
     with a status ({value, status, note}) keeps its status and note."""
@@ -102,4 +97,4 @@ def _step(holder: Any, step: Any) -> Any:
     return holder[step] if isinstance(holder, (list, dict)) else getattr(holder, step)
 
 
-__all__ = ["MISSING", "OUTDATED", "TRANSLATED", "Mark", "Said", "mark", "of", "translated", "untranslated"]
+__all__ = ["MISSING", "OUTDATED", "TRANSLATED", "Mark", "Said", "mark", "of", "translated"]
