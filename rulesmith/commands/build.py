@@ -385,7 +385,7 @@ def _build_site(engine: str, site: Path, parts: list[_Part], cache: Path | None 
             if path.is_dir() and len(path.name) <= 8 and (path / "sitemap.xml").exists() and path.name not in known \
                     and (site / path.name / "search").is_dir():
                 shutil.rmtree(path, ignore_errors=True)
-        gate.check_site(staging, every_game or root.games, cache)  # what was built, judged as readers get it, before it is published
+        gate.check_site(staging, every_game or root.games, cache, languages=tuple(sorted(known)))  # what was built, judged as readers get it, before it is published
         make_readable(staging)
         _swap(staging, site)
     except BaseException:
