@@ -329,7 +329,12 @@ def write_config(project: Project, work: Path, nav: list, site_url: str | None =
     config.update(docs_dir="docs", site_dir="site", nav=nav)
     if alternates:
         extra = config.get("extra")
-        config["extra"] = {**(extra if isinstance(extra, dict) else {}), "rs_alternate": alternates}
+        # Material's header shows its language switch (partials/alternate.html, ours) when `alternate`
+        # is set; its base.html writes a site-root hreflang link for each entry of `alternate` that
+        # is a list. So `alternate` only says "there is a switch" (true, no list: the header, copied
+        # from Material unchanged, includes the switch, and base.html writes nothing), and the
+        # languages are in rs_alternate, linked page to page by our alternate.html and main.html.
+        config["extra"] = {**(extra if isinstance(extra, dict) else {}), "alternate": True, "rs_alternate": alternates}
     # The words the site's scripts write, in the site's language, for every page (theme/main.html):
     # none for English, where the scripts' own words are the site's.
     script_words = words.script_words(language(config))
