@@ -173,8 +173,9 @@ class PageContext:
 
     def lead(self, label: str, text: str | None) -> str:
         """A Markdown field after a bold label that opens its first paragraph ("Question." …)."""
-        return self._place(text_html.with_lead(self._in_english(text, self.html(text), block=True),
-                                               f"<strong>{html_text(label)}</strong>")
+        # str(): with_lead's Markup would escape the mark's HTML added to it (shown as its tags)
+        return self._place(str(text_html.with_lead(self._in_english(text, self.html(text), block=True),
+                                                   f"<strong>{html_text(label)}</strong>"))
                            + self.translation_mark(text, block=True))
 
     @staticmethod
