@@ -757,9 +757,11 @@ def game_pages(env: jinja2.Environment, checked: Checked, downloads: list[dict],
     else:
         with contextlib.suppress(OSError):
             os.utime(stored)  # last used now: the entries kept are the ones used last
-        log.debug("pages of %s: from the cache (its files, the software, its downloads and charts as before)", game.id)
+        log.debug("pages of %s%s: from the cache (its files, the software, its downloads and charts as before)",
+                  game.id, f" ({checked.language})" if checked.language else "")
         return found
-    log.debug("pages of %s: rendered (its files, the software, its downloads or its charts changed)", game.id)
+    log.debug("pages of %s%s: rendered (its files, the software, its downloads or its charts changed)",
+              game.id, f" ({checked.language})" if checked.language else "")
     site = render_game(env, checked, downloads, charts)
     try:
         write_atomic(stored, json.dumps({"pages": [[p.path, p.text] for p in site.pages], "nav": site.nav},

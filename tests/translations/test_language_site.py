@@ -60,7 +60,7 @@ def test_every_page_of_the_german_site_says_german_and_links_its_english_version
 def test_a_translated_text_is_german_and_the_page_says_the_translation_is_unreviewed(real_site):
     shown = text_of(read(real_site, "de/deep-state/tables.html"))
     assert "High-Society-Karten erbeuten" in shown
-    assert shown.count("Übersetzung (Deutsch): 122 von 1179 Texten übersetzt") == 1
+    assert shown.count("Übersetzung (Deutsch): 122 von 1187 Texten übersetzt") == 1
     assert "Noch hat niemand diese Übersetzung geprüft." in shown
     assert "Capturing High Society cards" not in text_of(read(real_site, "de/deep-state/tables.html")).split("Quelle")[0]
 
