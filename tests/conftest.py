@@ -184,6 +184,17 @@ def served(folder: Path) -> Iterator[str]:
         httpd.server_close()
 
 
+def language_sites(site: Path) -> dict[str, list[Path]]:
+    """The built site in each language, as its readers get it: "" for the site's own language at
+    the root, then each other language's folder (site/<lang>/: its own sitemap.xml and search,
+    which a game's folder has neither of), each with its HTML pages (the root's without those of
+    the sites in other languages)."""
+    others = [p for p in sorted(site.iterdir()) if p.is_dir() and (p / "sitemap.xml").is_file() and (p / "search").is_dir()]
+    found = {"": sorted(p for p in site.rglob("*.html") if not any(p.is_relative_to(o) for o in others))}
+    found.update((o.name, sorted(o.rglob("*.html"))) for o in others)
+    return found
+
+
 def build_site(content: Path, site: Path, work: Path) -> None:
     """Build a site in-process with its own work folder (not the shared .build/ of the checkout)."""
     from rulesmith.commands.build import build
@@ -439,14 +450,15 @@ def real(real_aids):
     return real_aids
 
 
-def search(page, query: str) -> list[dict]:
+def search(page, query: str, said: tuple[str, str] = ("result", "Nothing found")) -> list[dict]:
     """Open search from the header, type the query, return the results shown (where, title, link,
-    and the reference tables it offers: numbers, [[title, link], …])."""
+    and the reference tables it offers: numbers, [[title, link], …]). `said`: what the search's
+    status says once it has answered, in the page's language (found, nothing found)."""
     page.locator(".rs-search-button").click()
     page.locator(".rs-search__input").fill("")
     page.keyboard.type(query)
-    page.locator(".rs-search__status").filter(has_text="result").or_(
-        page.locator(".rs-search__status").filter(has_text="Nothing found")).wait_for(timeout=15000)
+    page.locator(".rs-search__status").filter(has_text=said[0]).or_(
+        page.locator(".rs-search__status").filter(has_text=said[1])).wait_for(timeout=15000)
     return page.evaluate("""() => [...document.querySelectorAll('.rs-search__results li')].map(li => {
         const a = li.querySelector('a');
         return {where: a.querySelector('.rs-search__where').textContent,

@@ -692,8 +692,9 @@ def test_a_catalog_edit_lays_out_no_aid_and_renders_no_page_of_the_games_own_lan
     said = [r.getMessage() for r in caplog.records]
     aids = [line for line in said if line.startswith("aid ")]
     assert aids and all(": from the cache" in line for line in aids), aids
-    pages = [line for line in said if line.startswith("pages of tale")]
+    pages = [line for line in said if line.startswith("pages of tale:")]  # the game's own language
     assert pages and all(": from the cache" in line for line in pages), pages
+    assert any(line.startswith("pages of tale (de): rendered") for line in said), said  # the catalog's own
     # and it could fail: an edit of the game's own text does lay them out again
     text = (content / "tale" / "game.yaml").read_text(encoding="utf-8")
     (content / "tale" / "game.yaml").write_text(text + "\n# edited\n", encoding="utf-8")
@@ -701,4 +702,4 @@ def test_a_catalog_edit_lays_out_no_aid_and_renders_no_page_of_the_games_own_lan
     with caplog.at_level(logging.DEBUG, logger="rulesmith"):
         build(content, site, quiet=True, work=work)
     said = [r.getMessage() for r in caplog.records]
-    assert any(line.startswith("pages of tale") and ": rendered" in line for line in said)
+    assert any(line.startswith("pages of tale:") and ": rendered" in line for line in said)
