@@ -171,11 +171,15 @@ class PageContext:
         """A Markdown field in a table cell."""
         return self._place(self._in_english(text, text_html.cell(self.html(text))) + self.translation_mark(text))
 
-    def lead(self, label: str, text: str | None) -> str:
-        """A Markdown field after a bold label that opens its first paragraph ("Question." …)."""
+    def lead(self, label: str, text: str | None, stop: str = "") -> str:
+        """A Markdown field after a bold label that opens its first paragraph ("Question." …).
+        A label that is a text of the game (the Bot turn's title) carries its own mark, as the
+        text does; `stop` ends the label (given apart: a template's `~` would make the label a
+        plain str, which no longer knows how its translation stands)."""
+        label_html = (f"<strong>{self._in_english(label, html_text(label))}{html_text(stop)}</strong>"
+                      + self.translation_mark(label))
         # str(): with_lead's Markup would escape the mark's HTML added to it (shown as its tags)
-        return self._place(str(text_html.with_lead(self._in_english(text, self.html(text), block=True),
-                                                   f"<strong>{html_text(label)}</strong>"))
+        return self._place(str(text_html.with_lead(self._in_english(text, self.html(text), block=True), label_html))
                            + self.translation_mark(text, block=True))
 
     @staticmethod

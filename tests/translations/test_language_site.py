@@ -11,6 +11,7 @@ translated text: the German page shows it outdated, with the new English beside 
 
 from __future__ import annotations
 
+from html import unescape
 import re
 import shutil
 from pathlib import Path
@@ -31,7 +32,7 @@ def text_of(html: str) -> str:
     """The article's words as a reader reads them (tags and icons out, spaces made one)."""
     article = html[html.find("<article"):html.find("</article>")]
     article = re.sub(r"<svg.*?</svg>", "", article, flags=re.S)
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", article)).replace("&amp;", "&").replace("&#39;", "'")
+    return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", article)))
 
 
 def read(site: Path, page: str) -> str:
@@ -75,6 +76,33 @@ def test_a_missing_text_is_the_english_marked_not_yet_translated(real_site, ship
     assert at >= 0, first
     assert "Noch nicht übersetzt: auf Englisch" in page[at:at + len(missing.english) + 200]
     assert "Noch nicht übersetzt" not in text_of(read(real_site, "deep-state/rules/brute-force.html"))
+
+
+def test_the_bot_turns_label_carries_its_own_mark_on_the_german_page(real_site, shipped_games):
+    """The Bot turn's title opens its description as a bold label: a text of the game, it says
+    how its translation stands as any text does (it lost its mark when the template made it a
+    plain str by adding the label's full stop)."""
+    game = shipped_games["deep-state"].game
+    title = freshness.translation(game, "de").text("bot:turn.title")
+    html = read(real_site, "de/deep-state/bot-turn.html")
+    shown = text_of(html)
+    label = re.search(re.escape(title.text) + r" ?\.", shown)
+    assert label, title.text
+    after = shown[label.end():].lstrip()
+    description = freshness.translation(game, "de").text("bot:turn.description")
+    first = re.sub(r"[*_]", "", description.text).split("[")[0].strip()[:30]
+    label_part = after[:after.find(first)]
+    assert after.find(first) >= 0, first
+    if title.state == freshness.MISSING:
+        assert label_part.strip() == "Noch nicht übersetzt: auf Englisch", label_part
+        assert f'<strong><span lang="en">{title.text.replace(chr(39), "&#x27;")}</span>.</strong>' in html
+    elif title.state == freshness.OUTDATED:
+        assert label_part.strip().startswith("Veraltete Übersetzung"), label_part
+    else:
+        assert label_part.strip() == "", label_part
+    # the English page: the label as it was, with no mark
+    english = text_of(read(real_site, "deep-state/bot-turn.html"))
+    assert f"{title.english}. {first}" in english, first
 
 
 def test_a_game_without_a_german_catalog_is_english_marked_once_per_page(real_site):
