@@ -50,7 +50,7 @@ MODULE_TIERS = {"test_site": "site", "test_links": "site", "test_serve": "site",
 # Fixtures that build a site or open a browser lift a test into that tier wherever it is.
 FIXTURE_TIERS = {"fixture_site": "site", "real_site": "site", "breakout_site": "site", "built": "site",
                  "real_pages": "site", "pdf_fixture_site": "pdf",
-                 "fixture_aids": "pdf", "real_aids": "pdf", "browser": "browser", "playwright_driver": "browser",
+                 "fixture_aids": "pdf", "real_aids": "pdf", "real_language_aids": "pdf", "browser": "browser", "playwright_driver": "browser",
                  "server": "browser", "server_with_pdfs": "browser"}
 MEMORY_LIMIT = 1 << 30
 # Debian's Chromium, driven by Playwright (./scripts/test installs both).
@@ -318,6 +318,20 @@ def real_aids(shared):
         pytest.fail(f"content/ does not check clean ({len(error.problems)} problems, first: {error.problems[0]})")
     with shared.lock("real-aids"):
         return Built(checked, ROOT / ".cache")
+
+
+@pytest.fixture(scope="session")
+def real_language_aids(shared):
+    """The player aids of every game of content/ that has a German catalog, in German (as the
+    build lays them out for site/de/), rendered once per run into the project's own cache."""
+    from built_aids import Built
+
+    from rulesmith.commands.build import in_language
+    from rulesmith.pipeline import check_content
+
+    translated = [c for c in in_language(check_content(ROOT / "content"), "de") if c.translation is not None]
+    with shared.lock("real-language-aids"):
+        return Built(translated, ROOT / ".cache", "de")
 
 
 KNOWN_FAILURES = yaml.safe_load((Path(__file__).parent / "known_failures.yaml").read_text(encoding="utf-8")) or {}

@@ -215,12 +215,16 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
     # that language (its catalog's texts, marked where missing or outdated), or in English,
     # marked as not translated, where it has no catalog in it.
     for other in others:
+        in_other = in_language(checked, other)
+        other_work = work / other
+        # The aids of each game translated into it, in its site (a game not translated keeps its
+        # English aids there); a catalog's edit lays out that language's aids only (aids/pdf.py).
+        other_aids, other_downloads = _in_language_aids(aids, downloads, in_other, cache, site_url, other_work,
+                                                        pdfs, progress, other)
         with progress.step(f"render pages ({other})"):
-            in_other = in_language(checked, other)
-            other_work = work / other
             other_docs = other_work / "docs"
-            other_nav = render_docs(in_other, flowcharts(in_other, cache, other), downloads, other_docs, aids,
-                                    cache=cache, site_name=named, language=other)
+            other_nav = render_docs(in_other, flowcharts(in_other, cache, other), other_downloads, other_docs,
+                                    other_aids, cache=cache, site_name=named, language=other)
             other_config = write_config(project, other_work, other_nav, _url_in(site_url, other), trusted=trust_config,
                                         games=[c.game for c in in_other], in_other=other,
                                         alternates=alternate_links(language, others, other))
@@ -252,6 +256,27 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
     if not quiet:
         log.info("built %s (%.1f s)", site, sum(progress.timings.values()))
     return progress.timings
+
+
+def _in_language_aids(aids: dict[str, bytes], downloads: list[dict], in_other: list[Checked], cache: Path,
+                      site_url: str | None, work: Path, pdfs: bool, progress: Progress,
+                      language: str) -> tuple[dict[str, bytes], list[dict]]:
+    """The aids and downloads list of the site in another language: each translated game's aids
+    laid out in that language (or, with --no-pdf, those of the last build that made them), the
+    English ones of a game without a catalog in it."""
+    translated = [c for c in in_other if c.translation is not None]
+    games = {c.game.id for c in translated}
+    if pdfs and translated:
+        from rulesmith.aids.pdf import build_aids
+
+        with progress.step(f"player aids (PDF, {language})"):
+            own, listed = build_aids(translated, cache / "pdf", site_url, progress=progress.count)
+        _remember_pdfs(work, listed)
+    else:
+        own, listed = _kept_pdfs(work, games)
+    kept = [d for d in downloads if d["game"] not in games]
+    return ({p: pdf for p, pdf in aids.items() if p in {d["path"] for d in kept}} | own,
+            sorted(kept + listed, key=lambda d: [c.game.id for c in in_other].index(d["game"])))
 
 
 @dataclass

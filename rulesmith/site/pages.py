@@ -201,7 +201,7 @@ class PageContext:
         if found is None:
             return ""
         _ = self._
-        icon = glyph_svg("material/translate")
+        icon = self.translation_icon()
         if found.state == translated.MISSING:
             said = html_text(_("Not yet translated: in English"))
             shown = f'<span class="rs-translation rs-translation--missing">{icon}<em>{said}</em></span>'
@@ -215,6 +215,11 @@ class PageContext:
                     f'<div lang="en">{english}</div></div>')
         return (f' <span class="rs-translation rs-translation--outdated">{icon}<em>{said}</em> {now} '
                 f'<span lang="en">{english}</span></span>')
+
+    @staticmethod
+    def translation_icon() -> str:
+        """The icon before a translation's mark (the aids print the mark's words alone)."""
+        return glyph_svg("material/translate")
 
     def summary(self, text: str | None) -> Markup:
         """One line about a game for its home-page card: the first sentence (up to a colon) of a

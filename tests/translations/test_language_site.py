@@ -11,9 +11,9 @@ translated text: the German page shows it outdated, with the new English beside 
 
 from __future__ import annotations
 
-from html import unescape
 import re
 import shutil
+from html import unescape
 from pathlib import Path
 
 import pytest
