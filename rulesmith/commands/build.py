@@ -360,7 +360,7 @@ def finish_site(site: Path, games: list, webapp: bool = True, language: str = "e
     not in the preview, where a worker answering from its cache would hide every edit). Every
     page's Content-Security-Policy (site/csp.py) goes in once its scripts are final (the web
     app's links are not scripts) and before the worker's version is taken from the pages."""
-    write_search(site, [(game.id, game.info.name) for game in games])
+    write_search(site, [(game.id, game.info.name) for game in games], language)
     write_404(site)
     write_policies(site)
     if webapp:

@@ -121,6 +121,25 @@ def test_the_german_site_has_its_own_search_and_offline_worker(real_site):
     assert (real_site / "de" / "sw.js").is_file()
 
 
+def test_the_german_search_leaves_out_german_stop_words(real_site):
+    """Each language's search leaves out its own stop words (those Material's search uses for the
+    language): German 'und', 'der', 'die' are in no entry's words of the German index and its
+    query leaves them out too (the index carries them for search.js); the English site's index
+    is as before (its own list, in search.js)."""
+    from rulesmith.site.search import read_index
+
+    german = read_index(real_site / "de" / "search" / "deep-state.js")
+    assert {"und", "der", "die", "fur", "uber"} <= set(german["stop"])  # folded as a query is
+    found = {w for row in german["docs"] for w in row[4].split()}
+    assert "erbeuten" in found or "gesammelten" in found  # German words of High Society are there
+    stop = {"und", "der", "die", "das", "nicht", "fur"}
+    assert not found & stop, found & stop
+    english = read_index(real_site / "search" / "deep-state.js")
+    assert "stop" not in english
+    words_en = {w for row in english["docs"] for w in row[4].split()}
+    assert not words_en & {"the", "and", "of"}
+
+
 # ---------------------------------------------------------------- a reader on a phone
 
 @pytest.fixture(scope="module")
