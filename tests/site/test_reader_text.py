@@ -194,9 +194,10 @@ def test_every_page_search_entry_and_flowchart_reads_as_the_game(which, request)
 
 
 @pytest.mark.pdf
-@pytest.mark.parametrize("which", ["real", "fixture"])
+@pytest.mark.parametrize("which", ["real", "fixture", "german"])
 def test_every_pdf_reads_as_the_game(which, request):
-    aids = request.getfixturevalue("real_aids" if which == "real" else "fixture_aids")
+    """Every aid, those in another language too (the German Deep State's: real_language_aids)."""
+    aids = request.getfixturevalue({"real": "real_aids", "fixture": "fixture_aids", "german": "real_language_aids"}[which])
     texts = {path: rt.pdf_text(result.pdf) for path, result in aids.results.items()}
     assert texts and all(texts.values())
     assert _read_as_text(texts, aids.checked) == []
