@@ -116,6 +116,20 @@ def rulesmith_here(*args: str, cwd: Path, content: str | None = ".") -> Run:
     return Run(code, out.getvalue(), err.getvalue(), time.perf_counter() - started)
 
 
+@pytest.fixture(autouse=True)
+def _loggers_as_before():
+    """Each test finds the tool's loggers as the session began: a test that runs the command
+    (cli.main) leaves its handlers on and propagation off, so a later test's `caplog` in the same
+    worker saw nothing; a test passed or failed by which tests ran before it."""
+    import logging
+
+    loggers = [logging.getLogger(name) for name in ("rulesmith", "rulesmith.results", "rulesmith.progress")]
+    saved = [(lg.handlers[:], lg.level, lg.propagate) for lg in loggers]
+    yield
+    for lg, (handlers, level, propagate) in zip(loggers, saved, strict=True):
+        lg.handlers[:], lg.level, lg.propagate = handlers, level, propagate
+
+
 def disk_full_after(monkeypatch, room: int) -> list[int]:
     """From now on in this process, files written through Python's open() fill a disk that has
     `room` bytes left: a write that does not fit writes what fits, then fails with ENOSPC, as a
