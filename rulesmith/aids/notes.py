@@ -47,6 +47,24 @@ def placed(block: str, notes: list[tuple[list[str], str]]) -> str:
     return block
 
 
+_NOTE = '<span class="note">'
+NUMBER = "data-note"  # each note's number in the aid, from 1 (the layout checks where each went)
+
+
 def clear(document: str) -> str:
-    """The finished HTML without the placeholders no note used."""
-    return _AT.sub("", document)
+    """The finished HTML without the placeholders no note used, each note numbered."""
+    parts = _AT.sub("", document).split(_NOTE)
+    return parts[0] + "".join(f'<span class="note" {NUMBER}="{n}">{part}' for n, part in enumerate(parts[1:], start=1))
+
+
+def to_next_page(document: str, late: set[int]) -> str:
+    """The HTML with each row of balanced columns (aids/balance.py) that holds the mark of a
+    note the layout set on a later page than its mark starting a new page, mark and note with it.
+    WeasyPrint moves the line of a mark whose note does not fit to the next page, but not inside
+    a row kept whole (a table cell), where it sets the note alone on the next page instead."""
+    for number in sorted(late, reverse=True):
+        at = document.find(f'{NUMBER}="{number}"')
+        band = document.rfind('<div class="band ', 0, at)
+        if at >= 0 and band >= 0:
+            document = document[:band] + '<div class="page-first band ' + document[band + len('<div class="band '):]
+    return document

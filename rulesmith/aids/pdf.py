@@ -31,9 +31,9 @@ import weasyprint
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
 from rulesmith import fingerprint
-from rulesmith.aids import balance, document, pagerefs, stamp, structure
+from rulesmith.aids import balance, document, notes, pagerefs, stamp, structure
 from rulesmith.aids.kinds import aid_kinds, aid_path, geometry
-from rulesmith.aids.weasy import anchor_pages, fill_page_numbers, layout_problems, measured_positions
+from rulesmith.aids.weasy import anchor_pages, fill_page_numbers, late_notes, layout_problems, measured_positions
 from rulesmith.content.link import texts
 from rulesmith.files import write_atomic
 from rulesmith.problems import ContentError, Problem
@@ -268,6 +268,13 @@ def render_document(job: Job) -> weasyprint.Document:
     fetcher = SandboxFetcher(job.roots, job.asked_by, aid_name=f"{job.title} ({job.path})")
     html = _balance_columns(job, fetcher)
     document = _layout(job, html, fetcher)
+    for _attempt in range(4):  # a note set on a later page than its mark: the mark's row goes there too
+        late = late_notes(document, notes.NUMBER)
+        moved = notes.to_next_page(html, late) if late else html
+        if moved == html:
+            break
+        html = moved
+        document = _layout(job, html, fetcher)
     pages = anchor_pages(document)
     if fill_page_numbers(document, pages):
         return document

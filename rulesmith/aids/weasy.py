@@ -176,6 +176,26 @@ def _pull_back(line: list, box, end: float, shift: float) -> None:
 
 
 
+def late_notes(document: weasyprint.Document, number: str) -> set[int]:
+    """The numbers (attribute `number`) of the footnotes laid out on another page than their call."""
+    calls: dict[int, int] = {}
+    notes: dict[int, int] = {}
+
+    def walk(box, page: int) -> None:
+        element = box.element
+        if element is not None and element.get(number) is not None:
+            tag = getattr(box, "element_tag", "")
+            found = calls if tag.endswith("::footnote-call") else notes if not tag.endswith("::footnote-marker") else None
+            if found is not None:
+                found.setdefault(int(element.get(number)), page)
+        for child in getattr(box, "children", []):
+            walk(child, page)
+
+    for page, box in enumerate(page_boxes(document)):
+        walk(box, page)
+    return {n for n, page in calls.items() if notes.get(n, page) != page}
+
+
 def measured_positions(document: weasyprint.Document, piece: str, block: str) -> tuple[dict[int, float], dict[int, float]]:
     """From a measuring layout (aids/balance.py): the top (px) of the first box of every
     element marked `piece`, and the bottom of every element marked `block`, by their numbers."""
