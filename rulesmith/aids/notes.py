@@ -65,6 +65,13 @@ def to_next_page(document: str, late: set[int]) -> str:
     for number in sorted(late, reverse=True):
         at = document.find(f'{NUMBER}="{number}"')
         band = document.rfind('<div class="band ', 0, at)
-        if at >= 0 and band >= 0:
+        if at < 0 or band < 0:
+            continue
+        # the first row of a section goes with its heading (the two are one `led` block)
+        led = document.rfind('<div class="led">', 0, band)
+        between = document[led:band] if led >= 0 else ""
+        if between and '<div class="band ' not in between and '<div class="balanced">' not in between:
+            document = document[:led] + '<div class="page-first led">' + document[led + len('<div class="led">'):]
+        else:
             document = document[:band] + '<div class="page-first band ' + document[band + len('<div class="band '):]
     return document

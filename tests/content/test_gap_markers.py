@@ -185,16 +185,17 @@ def pdf_misses(aids, checked) -> list[str]:
     for item in checked:
         game, index = item.game, item.index
         for kind in aidkinds.kinds():
-            path = f"downloads/{game.id}/{kind.key}-{papers[0].key}.pdf"
-            if path not in aids.results:
-                continue
-            pages = [squash(p) for p in aids.texts(path)]
-            printed = aid_keys(game, index, kind)
-            for gap, place in affects.places(game, index):
-                if place.key not in printed:
+            for paper in papers:  # A4 and Letter: each lays the aid out on its own pages
+                path = f"downloads/{game.id}/{kind.key}-{paper.key}.pdf"
+                if path not in aids.results:
                     continue
-                if not any(_marked(page, game, index, kind, gap, place) for page in pages):
-                    missing.append(f"{game.id}: {kind.title}: {place} does not show gap '{gap.id}'")
+                pages = [squash(p) for p in aids.texts(path)]
+                printed = aid_keys(game, index, kind)
+                for gap, place in affects.places(game, index):
+                    if place.key not in printed:
+                        continue
+                    if not any(_marked(page, game, index, kind, gap, place) for page in pages):
+                        missing.append(f"{game.id}: {kind.title} ({paper.name}): {place} does not show gap '{gap.id}'")
     return missing
 
 
