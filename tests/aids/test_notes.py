@@ -107,7 +107,7 @@ def test_a_note_set_on_another_page_than_its_mark_is_reported(real):
     note = notes_of(job.html)[0]
 
     class Moved:
-        jobs = [job]
+        jobs = (job,)
 
         @staticmethod
         def texts(path):
