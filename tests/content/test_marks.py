@@ -259,6 +259,9 @@ def aid_status_misses(aids, checked) -> list[str]:
     from rulesmith.values.fieldtypes import Value
 
     def near(text: str, lead: str, words: str, slack: int) -> bool:
+        """Are `words` printed within `slack` characters after `lead` (a row's key is read as its
+        printed label: case aside)?"""
+        text, lead, words = text.lower(), lead.lower(), words.lower()
         return any(words in text[m.end():m.end() + slack] for m in re.finditer(re.escape(lead), text))
 
     missing = []
