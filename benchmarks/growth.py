@@ -9,6 +9,7 @@ case doubles its size from 1x (about the largest shipped game's count of the thi
 
   catalog      a German catalog of N entries naming no text (1x: 1,000 entries)
   paragraphs   one translation of N paragraphs, each with raw HTML (1x: 160)
+  references   N cards each naming a symbol that does not exist, among N symbols (1x: 500)
   table-reads  a bot turn of 4N procedures of one step, each reading a 100 x 10 table of
                200-character cells by two states (refused at the first read: the page's cap;
                the issue's page, 4 procedures of 39 such steps, is 39x)
@@ -90,6 +91,18 @@ def table_reads(steps: int, procedures: int = 4, rows: int = 100, columns: int =
             "demo/solo.yaml": solo, "demo/aids.yaml": aids}
 
 
+def references(n: int) -> dict[str, str]:
+    """N cards, each naming a symbol that does not exist among N that do."""
+    game = GAME.replace("      - {id: cost, name: Cost, type: integer, min: 0, max: 9}\n",
+                        "      - {id: cost, name: Cost, type: integer, min: 0, max: 9}\n"
+                        "      - {id: symbol, name: Symbol, type: ref, to: symbol}\n"
+                        "  - {id: symbol, name: Symbol, plural: Symbols}\n")
+    entities = "".join(f"  - {{id: sym{i}, name: Sym {i}, kind: symbol, module: base}}\n"
+                       f"  - {{id: card{i}, name: Card {i}, kind: card, module: base, fields: {{cost: 1, symbol: syn{i}}}}}\n"
+                       for i in range(n))
+    return {"demo/game.yaml": game, "demo/cards.yaml": "entities:\n" + entities}
+
+
 def yaml_depth(n: int) -> dict[str, str]:
     return {"../mkdocs.yml": "site_name: " + "[" * n + "]" * n + "\n"}
 
@@ -102,6 +115,7 @@ def aliases(n: int) -> dict[str, str]:
 
 # name: (make the files for a size, the size at 1x, the command)
 CASES = {"catalog": (catalog, 1_000, "check"), "paragraphs": (paragraphs, 160, "check"),
+         "references": (references, 500, "check"),
          "table-reads": (lambda n: table_reads(1, procedures=4 * n), 1, "check"),
          "yaml-depth": (yaml_depth, 50, "build --no-pdf"), "aliases": (aliases, 1, "build --no-pdf")}
 

@@ -2,7 +2,8 @@
 (templates/site/assets/procedure.js, Turn) with a fixed script of board answers (taps.yaml).
 
 Never part of the test suite's pass/fail: it prints, per game, the taps the turn took (each answer
-one tap; ticking an event one more; starting the next turn not counted), the questions asked, how
+one tap; ticking an event one more; a loop played at the table one tap for how it ended;
+starting the next turn not counted), the questions asked, how
 many of those are board questions (only the player can answer them: every one should be), the
 answers the page gave itself, and the board questions on that path. Targets (issue 43, a third of
 the stepper's taps): Deep State 18, D.E.I. 20, Statecraft 24.
@@ -63,6 +64,15 @@ for (let guard = 0; guard < 500; guard++) {
     if (branch < 0) throw new Error(key + ": no branch " + label + " (" + node.labels + ")");
     report.questions.push({ at: key, board: node.asks === "board", answer: label });
     token = String(branch);
+  } else if (stop.kind === "loop") {
+    const key = stop.procedure + "." + stop.node, proc = data.procedures[stop.procedure], loop = proc.loops[stop.loop];
+    const ends = (script.loops || {})[key];
+    if (!ends) throw new Error("the script has no end for the loop at " + key);
+    const [exitNode, label] = next(key, ends);
+    const exit = loop.exits.findIndex(e => e[0] === exitNode && proc.nodes[e[0]].labels[e[1]] === label);
+    if (exit < 0) throw new Error(key + ": the loop has no way out at " + exitNode + " " + label);
+    report.questions.push({ at: key + " (loop)", board: true, answer: exitNode + ": " + label });
+    token = "x" + exit;
   } else if (stop.kind === "call") {
     token = (script.calls || {})[stop.procedure + "." + stop.node] ? "d" : "o";
   } else if (stop.kind === "count") {

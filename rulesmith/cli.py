@@ -129,6 +129,13 @@ def _parser(asked: str | None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from rulesmith.problems import one_run
+
+    with one_run():  # a bounded number of 'did you mean' guesses per command
+        return _run(argv)
+
+
+def _run(argv: list[str] | None) -> int:
     args, _ = _parser(asked=None).parse_known_args(argv)
     args = _parser(asked=args.command).parse_args(argv)
     command = next(c for c in COMMANDS if c.name == args.command)

@@ -91,8 +91,9 @@ def software_digest() -> str:
     return into.hexdigest()
 
 
-def tree_digest(folder: str | Path) -> str:
-    """`tree` of one folder, as one hex digest."""
+def tree_digest(folder: str | Path, skip_dirs: frozenset[str] = frozenset()) -> str:
+    """`tree` of one folder, as one hex digest; without the folders named in `skip_dirs` (a
+    game's translation catalogs, for the outputs in the game's own language, which do not read them)."""
     into = hashlib.sha256()
-    tree(folder, into)
+    tree(folder, into, skip_dirs)
     return into.hexdigest()

@@ -11,7 +11,7 @@ from rulesmith.content.game import Game, load_games
 from rulesmith.content.items import without_module
 from rulesmith.content.link import Index, build_index, resolve
 from rulesmith.format.topics import see
-from rulesmith.problems import ContentError, Problems
+from rulesmith.problems import ContentError, Problems, one_run
 from rulesmith.project import game_folders
 
 log = logging.getLogger(__name__)
@@ -55,6 +55,12 @@ def check_content(content_dir: Path, today: datetime.date | None = None,
     concern two), so the others are not affected by one game's edit. The game folders named in
     `skip` are not read either (the check command knows their answer: checks/cache.py); the
     caller compares their ids."""
+    with one_run():  # the preview checks again and again in one process: each check its own guesses
+        return _check_content(content_dir, today, kept, skip)
+
+
+def _check_content(content_dir: Path, today: datetime.date | None, kept: dict[str, tuple[str, Checked]] | None,
+                   skip: frozenset[str]) -> list[Checked]:
     problems = Problems()
     if not content_dir.is_dir():
         problems.add((str(content_dir), 1, 1), "content folder not found", "run from the project root or pass --content")

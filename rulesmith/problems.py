@@ -5,7 +5,13 @@ from __future__ import annotations
 import difflib
 import logging
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 # What a command produces (an erratum recorded, a diff): the command line sends it to stdout.
 RESULTS = logging.getLogger("rulesmith.results")
@@ -146,8 +152,32 @@ def system_error(error: OSError) -> UsageError:
                                                                                           "run the command again"))
 
 
+# How many 'did you mean' guesses one run makes (a check, a build, a command): each is a difflib
+# pass over its choices, so a file of 100,000 unknown names would otherwise cost 100,000 passes.
+# Past the first few a guess tells the reader nothing more; the caller's plain hint is said instead.
+GUESSES_PER_RUN = 200
+_guesses_left: ContextVar[list[int] | None] = ContextVar("rulesmith_guesses_left", default=None)
+
+
+@contextmanager
+def one_run(limit: int = GUESSES_PER_RUN) -> Iterator[None]:
+    """The scope of one run's guesses (cli.main, each check of the preview): `nearest` makes at
+    most `limit` of them inside it."""
+    token = _guesses_left.set([limit])
+    try:
+        yield
+    finally:
+        _guesses_left.reset(token)
+
+
 def nearest(word: str, choices, n: int = 3) -> str:
-    """A 'did you mean …' hint from the closest valid choices, or ''."""
+    """A 'did you mean …' hint from the closest valid choices, or '' (also once the run has made
+    its GUESSES_PER_RUN guesses)."""
+    left = _guesses_left.get()
+    if left is not None:
+        if left[0] <= 0:
+            return ""
+        left[0] -= 1
     close = difflib.get_close_matches(word, list(choices), n=n, cutoff=0.6)
     if not close:
         return ""

@@ -38,6 +38,7 @@ from rulesmith.content.link import texts
 from rulesmith.files import write_atomic
 from rulesmith.problems import ContentError, Problem
 from rulesmith.project import project_of_content, templates
+from rulesmith.translations.catalog import FOLDER as catalog_folder
 
 log = logging.getLogger(__name__)
 
@@ -221,8 +222,10 @@ def jobs_for(checked: list[Checked], chart_cache: Path | None = None, site_url: 
         charts = chart_cache or project.cache / "flowcharts"
         site = _site(project, site_url, [c.game for c in checked])
         # The YAML is already in the HTML; only other files of the game folder (images) may be loaded.
-        depends = templates + _digest_files(game.folder, skip=(".yaml", ".yml"))
-        game_files = fingerprint.tree_digest(game.folder) if cache is not None else ""
+        # The aids are in the game's own language: its translation catalogs are not read (a
+        # catalog's edit lays out no aid again).
+        depends = templates + _digest_files(game.folder, skip=(".yaml", ".yml", ".po", ".pot"))
+        game_files = fingerprint.tree_digest(game.folder, frozenset({catalog_folder})) if cache is not None else ""
         asked_by = urls_in_content(item)
         for kind in aid_kinds(game):
             latest = stamp.latest_erratum_in(item, kind)

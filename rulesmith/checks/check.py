@@ -190,11 +190,10 @@ def check_value(value, spec, index: Index, where, problems: Problems, label: str
     if kind.name == "ref" and f"kind:{spec.to}" in index.targets:  # else reported by check_declarations
         key = f"{spec.to}:{value}"
         if key not in index.targets and value not in index.invalid_ids:
-            same = [k.split(':', 1)[1] for k in index.targets if k.startswith(spec.to + ":")]
-            other = [k for k in index.targets if k.endswith(":" + value)]
+            other = index.keys_of_id(value)
             problems.add(where, f"{label}: unknown {spec.to} '{value}'",
                          f"'{value}' is {', '.join(other)}, not a {spec.to}" if other
-                         else nearest(value, same) or f"no {spec.to} with that id")
+                         else index.guess_of_kind(spec.to, value) or f"no {spec.to} with that id")
 
 
 def check_range_keys(table: model.Table, problems: Problems) -> None:

@@ -53,9 +53,27 @@ class Index:
     icons: dict[str, dict] = field(default_factory=dict)
     invalid_ids: set[str] = field(default_factory=set)  # Game.invalid_ids: not reported as unknown
     errata: list = field(default_factory=list)  # the game's errata (not targets): what changed a value
+    _by_id: dict[str, list[str]] | None = field(default=None, repr=False)  # keys_of_id's map, made when first asked
+    _suggestions: dict[str, Suggestions] = field(default_factory=dict, repr=False)
 
     def name(self, key: str) -> str:
         return self.targets[key].name
+
+    def keys_of_id(self, item_id: str) -> list[str]:
+        """Every target whose id (after 'kind:') is `item_id`: found in a map made once, so that
+        each of many unknown references costs a look-up, not a pass over every target."""
+        if self._by_id is None:
+            self._by_id = defaultdict(list)
+            for key in self.targets:
+                self._by_id[key.partition(":")[2]].append(key)
+        return self._by_id.get(item_id, [])
+
+    def guess_of_kind(self, kind: str, item_id: str) -> str:
+        """'did you mean …' among the ids of one kind (problems.Suggestions, made once per kind)."""
+        if kind not in self._suggestions:
+            ids = [key.partition(":")[2] for key in self.targets if key.partition(":")[0] == kind]
+            self._suggestions[kind] = Suggestions(ids)
+        return self._suggestions[kind].hint(item_id)
 
 
 @lru_cache(maxsize=1)

@@ -71,6 +71,45 @@ def reached(game: Game, starts: list[str]) -> list[model.Procedure]:
     return [p for p in game.procedures if p.id in found]
 
 
+@dataclass(frozen=True)
+class TableLoop:
+    """A loop played at the table: a cycle of a procedure's steps and questions that only the board
+    answers (every decision in it `asks: board`; no step in it calls, rolls, draws, reads a table,
+    changes the state, shows a card or keeps a count, which the page would do itself each round).
+    The Bot turn page shows it as one screen, its steps together, and asks once how it ended:
+    `nodes` in the procedure's order, `exits` the (decision, branch index) pairs that lead out."""
+
+    nodes: tuple[str, ...]
+    exits: tuple[tuple[str, int], ...]
+
+
+def _played_at_the_table(node: model.Node) -> bool:
+    if node.type == "decision":
+        return node.asks == "board" and node.tally is None and not node.sets and not node.shows
+    return (node.type == "step" and node.call is None and node.roll is None and node.draw is None
+            and node.reads is None and not node.sets and node.card is None)
+
+
+def table_loops(procedure: model.Procedure) -> list[TableLoop]:
+    """The loops of a procedure played at the table (TableLoop), in the order of their first node."""
+    edges = {n.id: ([n.next] if n.next else []) + [b.to for b in n.branches] for n in procedure.nodes}
+    edges = {k: [t for t in v if t in edges] for k, v in edges.items()}
+    group = _strongly_connected(edges)
+    members: dict[int, list[model.Node]] = {}
+    for node in procedure.nodes:
+        members.setdefault(group[node.id], []).append(node)
+    found = []
+    for nodes in members.values():
+        ids = {n.id for n in nodes}
+        cycle = len(nodes) > 1 or nodes[0].id in edges[nodes[0].id]
+        if not cycle or not all(_played_at_the_table(n) for n in nodes):
+            continue
+        exits = tuple((n.id, i) for n in nodes for i, b in enumerate(n.branches) if b.to not in ids)
+        if exits:
+            found.append(TableLoop(tuple(n.id for n in nodes), exits))
+    return found
+
+
 # ---------------------------------------------------------------- the checks
 
 def check_bot(game: Game, problems: Problems) -> None:

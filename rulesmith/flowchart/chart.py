@@ -158,6 +158,8 @@ def layout_tools() -> bytes:
 # the other edges: it can land on another edge, whose answer a reader would then take it for. The
 # layouts tried in turn (graph attributes that change how dot orders and spaces the steps) until
 # no answer touches another edge; when none is clear, the first.
+# An answer's box, in ems below and above its baseline (Inter's ascender is 0.97 em).
+LABEL_BOX = (0.3, 1.0)
 CLEAR_LABEL_LAYOUTS = ("", "mclimit=0.5", "mclimit=2", "ordering=out", "nodesep=0.3", "nodesep=0.45", "mclimit=0.5, nodesep=0.6")
 
 
@@ -166,7 +168,7 @@ def render_svg(dot: str, cache_dir: Path, *, grow: bool = True) -> bytes:
     same Graphviz and fonts: the first of CLEAR_LABEL_LAYOUTS whose edge labels are clear, else
     the first. With grow=False (a chart sized to fit a printed page), only a clear layout no
     larger than the first is taken."""
-    key = layout_tools() + repr((CLEAR_LABEL_LAYOUTS, grow)).encode() + dot.encode()
+    key = layout_tools() + repr((CLEAR_LABEL_LAYOUTS, LABEL_BOX, grow)).encode() + dot.encode()
     cached = cache_dir / f"{hashlib.sha256(key).hexdigest()[:24]}.svg"
     if cached.exists():
         log.debug("flowchart %s: from the cache (the same DOT, Graphviz and fonts laid out before)", _title(dot))
@@ -254,7 +256,9 @@ def labels_on_other_edges(drawing: dict) -> list[str]:
                 continue
             (x, y), width = op["pt"], op["width"]
             left = x - {"l": 0, "c": width / 2, "r": width}[op["align"]]
-            box = (left - 1, y - 0.3 * size, left + width + 1, y + 0.8 * size)  # y goes up: baseline to cap height
+            # y goes up: from below the baseline to the font's ascender, the box a browser gives the
+            # text (getBBox); up to the cap height only, an answer just above another edge passed
+            box = (left - 1, y - LABEL_BOX[0] * size, left + width + 1, y + LABEL_BOX[1] * size)
             for other in edges:
                 if other is not edge and any(box[0] <= px <= box[2] and box[1] <= py <= box[3]
                                              for px, py in lines[other["_gvid"]]):

@@ -296,6 +296,12 @@ answer the page already holds: one that shows the bot's state beside it, keeps a
 number to reach, or comes right after a roll, a draw from a deck the page holds or a call whose
 end the page knows.
 
+**A loop played at the table.** Where steps and board questions lead round in a cycle (check the
+next card, place, any tokens left? …) and nothing in the cycle is the page's to do (no call, roll,
+draw, table read, state change, card or count), the Bot turn page shows the cycle as one screen:
+its steps together, where each answer leads, and asks once how it ended (the answers that lead
+out of it). Nothing needs declaring: the cycle is found in the procedure's graph.
+
 **The turn's events.** Parts that apply when something happens at the table (`events: [event …]`)
 are asked about once, on one screen, for each run of such parts in the turn's order: the player
 ticks what happened, and each ticked part runs once per event.""",

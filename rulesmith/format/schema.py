@@ -9,6 +9,7 @@ branch to a node that does not exist, a row with too many cells.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from pathlib import Path
 
@@ -21,6 +22,12 @@ ITEM_DEFS_WITH_MODULE = ("Entity", "Table", "Procedure", "Example", "Term", "Gap
 
 
 def content_schema() -> dict:
+    return copy.deepcopy(_content_schema())
+
+
+@functools.cache
+def _content_schema() -> dict:
+    """Made from the model once per process (a build writes it and narrows it once per game)."""
     schema = ContentFile.model_json_schema(by_alias=True)
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     _all_of(schema["$defs"]["TableRule"], tablerules.json_schema())  # each rule's parameters, as the check reads them
@@ -38,7 +45,7 @@ def _optional_enum(values: list[str]) -> dict:
 
 def game_schema(game) -> dict:
     """The content schema narrowed to one game's modules, kinds, fields, tables and procedures."""
-    schema = copy.deepcopy(content_schema())
+    schema = content_schema()
     schema["title"] = f"Rulesmith content file of {game.info.name}"
     defs = schema["$defs"]
     modules = [m.id for m in game.modules]

@@ -109,10 +109,23 @@ def companion_data(game: Game) -> dict:
                   for part in bot.turn.parts],
         "events": [{"id": e.id, "name": e.name} for e in bot.turn.events],
         "after": [_change(c) for c in bot.turn.after],
-        "procedures": {p.id: {"title": p.title, "start": p.start,
-                              "nodes": {n.id: _node(game, n, numbering(p)[n.id]) for n in p.nodes}}
-                       for p in procedures},
+        "procedures": {p.id: _procedure(game, p) for p in procedures},
     }
+
+
+def _procedure(game: Game, procedure: model.Procedure) -> dict:
+    """A procedure's nodes, and its loops played at the table (turn.table_loops): each node of a
+    loop names it (`loop`: its index), so the page shows the loop as one screen where it is entered."""
+    numbers = numbering(procedure)
+    nodes = {n.id: _node(game, n, numbers[n.id]) for n in procedure.nodes}
+    loops = turn.table_loops(procedure)
+    for i, loop in enumerate(loops):
+        for node_id in loop.nodes:
+            nodes[node_id]["loop"] = i
+    found: dict = {"title": procedure.title, "start": procedure.start, "nodes": nodes}
+    if loops:
+        found["loops"] = [{"nodes": list(loop.nodes), "exits": [list(e) for e in loop.exits]} for loop in loops]
+    return found
 
 
 def companion_json(game: Game) -> str:

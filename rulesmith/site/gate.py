@@ -292,6 +292,13 @@ def _pages(site: Path, cache: Path | None) -> dict[str, _Read]:
 
 def _link_findings(site: Path, pages: dict[str, _Read]) -> list[Finding]:
     found = []
+    files: dict[str, bool] = {}  # target: is a file of the site (asked once each: pages link the same few)
+
+    def is_file(target: str) -> bool:
+        if target not in files:
+            files[target] = target in pages or (site / target).is_file()
+        return files[target]
+
     for name, page in pages.items():
         for address in page.links:
             parts = urlsplit(address)
@@ -306,7 +313,7 @@ def _link_findings(site: Path, pages: dict[str, _Read]) -> list[Finding]:
             if target.startswith("../") or target == "..":
                 found.append(Finding(name, f"a link out of the site: {address}", address))
                 continue
-            if parts.path and not (site / target).is_file():
+            if parts.path and not is_file(target):
                 if (site / target).is_dir() and (site / target / "index.html").is_file():
                     target = posixpath.join(target, "index.html")
                 else:

@@ -38,6 +38,7 @@ from rulesmith.text.escape import url as escape_url
 from rulesmith.text.glyphs import glyph_svg
 from rulesmith.text.placed import placed
 from rulesmith.text.references import Output, plain_text
+from rulesmith.translations import catalog as catalogs
 from rulesmith.values import addresses, fieldtypes, outcomes
 from rulesmith.values import references as values
 from rulesmith.values import status as statuses
@@ -102,6 +103,7 @@ class PageContext:
         self.language = language
         self._ = words.of(language).gettext  # the tool's own words, in the site's language
         self._provenances = provenances
+        self._converted: dict[str, str] = {}  # html()'s answers: the same text on one page is converted once
 
     # Every method a template calls returns Markup (text it may print as it is) or plain data;
     # inside, text is built as str and marked only on the way out. Content text is converted to
@@ -147,8 +149,14 @@ class PageContext:
         return self.to(layout.shared_page(self.game.id, prefix))
 
     def html(self, text: str | None) -> str:
-        """The HTML of a Markdown field of the content: the one conversion, sanitized."""
-        return str(text_html.convert(text, self.output))
+        """The HTML of a Markdown field of the content: the one conversion, sanitized. A text met
+        again on the same page (its "From the rulebook" fold repeats the item's text) is not
+        converted again: the conversion depends only on the text and this page."""
+        if not text:
+            return ""
+        if text not in self._converted:
+            self._converted[text] = str(text_html.convert(text, self.output))
+        return self._converted[text]
 
     def md(self, text: str | None) -> str:
         """A Markdown field of the content, as blocks (a paragraph, a list …)."""
@@ -649,7 +657,10 @@ def game_pages(env: jinja2.Environment, checked: Checked, downloads: list[dict],
     game = checked.game
     mine = [d for d in downloads if d["game"] == game.id]
     digest = hashlib.sha256()
-    for part in (PAGES_FORMAT, software, str(env.globals["language"]), fingerprint.tree_digest(game.folder), json.dumps(mine, sort_keys=True),
+    for part in (PAGES_FORMAT, software, str(env.globals["language"]),
+                 # the pages are in the game's own language: its translation catalogs are not read
+                 # (a catalog's edit renders none of them again)
+                 fingerprint.tree_digest(game.folder, frozenset({catalogs.FOLDER})), json.dumps(mine, sort_keys=True),
                  *(f"{path} {hashlib.sha256(charts[path]).hexdigest() if path in charts else '-'}"
                    for path in (layout.flowchart_file(game.id, p.id) for p in game.procedures))):
         digest.update(part.encode("utf-8") + b"\0")

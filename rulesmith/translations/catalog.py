@@ -25,8 +25,10 @@ A syntax error, a file that is not UTF-8 or a catalog named for no language is a
 from __future__ import annotations
 
 import datetime
+import functools
 import gettext
 import hashlib
+import os
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -134,7 +136,15 @@ def gettext_language(language: str) -> str:
 
 
 def where(path: Path, line: int, column: int = 1) -> tuple[str, int, int]:
-    return (str(display_path(path)), max(line, 1), max(column, 1))
+    return (_shown(path, os.getcwd()), max(line, 1), max(column, 1))
+
+
+@functools.lru_cache(maxsize=64)
+def _shown(path: Path, _working_folder: str) -> str:
+    """The catalog's path as messages show it, worked out once per catalog (not once per entry:
+    a check locates every entry of a catalog of thousands). Keyed by the path and the working
+    folder it is shown from."""
+    return str(display_path(path))
 
 
 def read(path: Path, data: bytes | None = None) -> polib.POFile:

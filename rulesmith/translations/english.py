@@ -77,7 +77,15 @@ def english(game: Game) -> dict[str, English]:
         address = f"{key}.{'.'.join(steps)}"
         if address in found:  # two list elements that share an id (the check reports them): by position
             address += f"#{sum(a.startswith(address) for a in found) + 1}"
-        found[address] = English(address, key, text, markdown, _file_of(game, item), label, _line_of(item, path))
+        found[address] = English(address, key, text, markdown, file_of(item), label, _line_of(item, path))
+
+    files: dict[int, str] = {}  # by source file: its path worked out once, not once per text
+
+    def file_of(item: model.Located) -> str:
+        source = getattr(item, "_file", None)
+        if id(source) not in files:
+            files[id(source)] = _file_of(game, item)
+        return files[id(source)]
 
     walked = [(text, fmt) for fmt in (model.PLAIN, model.MARKDOWN) for text in texts(game, fmt)]
     order = {id(item): n for n, (_owner, item) in enumerate(owned_items(game))}

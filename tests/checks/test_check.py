@@ -173,6 +173,30 @@ def test_example_with_bad_expression(tmp_path):
     assert any("cannot be computed" in p for p in found)
 
 
+def test_thousands_of_unknown_references_are_each_located_with_few_guesses(tmp_path, monkeypatch):
+    """3,000 entities each naming a symbol that does not exist among 3,000 that do (issue 46: each
+    problem used to pass over every target twice and ask difflib over every symbol): each is
+    located at its own line; the targets are indexed once, and 'did you mean' is guessed for the
+    first few only, then the plain hint."""
+    import difflib
+
+    from rulesmith.problems import GUESSES_PER_RUN
+
+    calls = []
+    real = difflib.get_close_matches
+    monkeypatch.setattr(difflib, "get_close_matches", lambda *a, **k: calls.append(a[0]) or real(*a, **k))
+    many = "".join(f"  - {{id: sym{i}, name: Sym {i}, kind: symbol, text: Plain.}}\n"
+                   f"  - {{id: ally{i}, name: Ally {i}, kind: alliance, fields: {{cost: 1, symbol: syn{i}}}}}\n"
+                   for i in range(3000))
+    text = CONTENT_YAML.replace("entities:\n", "entities:\n" + many)
+    found = problems(tmp_path, text)
+    unknown = [p for p in found if "unknown symbol" in p]
+    assert len(unknown) == 3000
+    assert unknown[0].startswith("content.yaml:4:") and "'syn0' (did you mean sym0" in unknown[0]
+    assert unknown[-1].startswith(f"content.yaml:{2 + 2 * 3000}:") and unknown[-1].endswith("(no symbol with that id)")
+    assert 0 < len(calls) <= GUESSES_PER_RUN
+
+
 def test_unknown_module_and_source(tmp_path):
     found = problems(tmp_path, CONTENT_YAML.replace("defaults: {module: base, source: {section: Cards, page: 2}}",
                                                     "defaults: {module: bse, source: {section: Cards, page: 2, file: nope}}"))

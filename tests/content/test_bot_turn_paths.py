@@ -99,3 +99,49 @@ def test_every_given_decision_answers_every_case_it_meets(game_id, shipped_games
                 if len(taking) > 1 or (not taking and not any(b.given.otherwise for b in node.branches)):
                     unanswered.append(f"{procedure.id}.{node.id}: {case} -> {taking}")
     assert unanswered == []
+
+
+def _cycles(procedure) -> list[set[str]]:
+    """The nodes on a cycle of the procedure, grouped by the cycles they share (by brute force:
+    a node that reaches itself, and the nodes that reach it and that it reaches)."""
+    nodes = {n.id: n for n in procedure.nodes}
+    reach = {}
+    for start in nodes:
+        seen, todo = set(), [start]
+        while todo:
+            node = nodes[todo.pop()]
+            for target in ([node.next] if node.type == "step" else [b.to for b in node.branches]):
+                if target and target in nodes and target not in seen:
+                    seen.add(target)
+                    todo.append(target)
+        reach[start] = seen
+    groups = []
+    for n in nodes:
+        if n in reach[n] and not any(n in g for g in groups):
+            groups.append({m for m in nodes if m in reach[n] and n in reach[m]})
+    return groups
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_loop_is_played_at_the_table_exactly_where_only_the_board_answers_it(game_id, shipped_games):
+    """turn.table_loops: every cycle of a procedure whose questions all ask the board and whose
+    steps the page has nothing to do at (no call, roll, draw, read, state change, card, count) is one
+    loop played at the table, with every answer that leads out of it as its way out; no other
+    cycle is (a cycle with a question the page answers, or a step it plays, is played by the page)."""
+    game = shipped_games[game_id].game
+    found_any = False
+    for procedure in game.procedures:
+        nodes = {n.id: n for n in procedure.nodes}
+        loops = {frozenset(loop.nodes): loop for loop in turn.table_loops(procedure)}
+        for group in _cycles(procedure):
+            plain = all((nodes[n].type == "decision" and nodes[n].asks == "board" and nodes[n].tally is None and not nodes[n].sets)
+                        or (nodes[n].type == "step" and not (nodes[n].call or nodes[n].roll or nodes[n].draw or nodes[n].reads
+                                                             or nodes[n].sets or nodes[n].card)) for n in group)
+            assert (frozenset(group) in loops) == plain, (procedure.id, sorted(group))
+            if plain:
+                found_any = True
+                loop = loops[frozenset(group)]
+                assert list(loop.nodes) == [n.id for n in procedure.nodes if n.id in group], "in the procedure's order"
+                assert list(loop.exits) == [(n, i) for n in loop.nodes for i, b in enumerate(nodes[n].branches) if b.to not in group]
+        assert set(loops) <= {frozenset(g) for g in _cycles(procedure)}, "a loop is a cycle"
+    assert found_any, "every shipped game's bot has a loop played at the table"

@@ -392,3 +392,48 @@ test("an answer a stop does not offer cuts the log there", () => {
   assert.equal(turn.play({ level: "easy" }, 3, ["0", "d"]).valid, 1);
   assert.equal(turn.play({ level: "easy" }, 3, ["0", "0", "1", "x"]).valid, 3);
 });
+
+// A loop played at the table (rulesmith/content/turn.py: table_loops): a cycle of steps and board
+// questions, one screen, asked once how it ended.
+const LOOP = {
+  state: [{ id: "level", values: [["easy", "Easy"], ["hard", "Hard"]], initial: "easy" }],
+  decks: {},
+  events: [],
+  parts: [{ procedure: "pay", only: {}, events: [], skip: false, repeat: null }],
+  procedures: {
+    pay: { title: "Pay", start: "place", loops: [{ nodes: ["more", "has", "discard", "power"], exits: [["more", 1], ["has", 1]] }],
+      nodes: {
+        place: { type: "step", next: "more" },
+        more: { type: "decision", asks: "board", branches: ["has", "done"], labels: ["Yes", "No"], loop: 0 },
+        has: { type: "decision", asks: "board", branches: ["discard", "broke"], labels: ["Yes", "No"], loop: 0 },
+        discard: { type: "step", next: "power", loop: 0 },
+        power: { type: "step", next: "more", loop: 0 },
+        done: { type: "end" },
+        broke: { type: "end" } } },
+  },
+};
+
+test("a loop played at the table is one screen: its steps are not walked, the player says once how it ended", () => {
+  const turn = new Turn(LOOP);
+  let play = turn.play({ level: "easy" }, 3, []);
+  assert.deepEqual([play.stop.kind, play.stop.procedure, play.stop.node, play.stop.loop], ["loop", "pay", "more", 0]);
+  assert.deepEqual(kinds(play.lines), ["part", "step:place"], "the steps before it, then the loop as one stop");
+  play = turn.play({ level: "easy" }, 3, ["x1"]); // out at the second way: "has" answered No
+  assert.equal(play.valid, 1);
+  assert.deepEqual([play.stop.kind, play.stop.end], ["confirm", true]);
+  assert.deepEqual(play.lines[0], { kind: "looped", procedure: "pay", loop: 0, exit: 1 });
+  assert.deepEqual(kinds(play.lines), ["looped", "end:broke"]);
+  assert.deepEqual(kinds(turn.play({ level: "easy" }, 3, ["x0"]).lines), ["looped", "end:done"]);
+  for (const token of ["x2", "0", "d", "x"]) assert.equal(turn.play({ level: "easy" }, 3, [token]).valid, 0, token);
+});
+
+test("leaving a loop: only from inside one, by one of its ways out, the decision passed once", () => {
+  const interpreter = new Interpreter(LOOP);
+  const walk = interpreter.start("pay", { level: "easy" });
+  assert.equal(interpreter.leave(walk, 0), null, "not in the loop yet");
+  const inside = interpreter.move(walk, "d");
+  const out = interpreter.leave(inside, 0);
+  assert.deepEqual([interpreter.here(out).node, interpreter.here(out).passed.more], ["done", 1]);
+  assert.equal(interpreter.here(inside).node, "more", "the walk it is given stays as it was");
+  assert.equal(interpreter.leave(inside, 5), null);
+});

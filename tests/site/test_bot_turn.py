@@ -19,7 +19,7 @@ import yaml
 from conftest import CONTRAST, GAMES, build_site, press_the_pages_back
 from playwright import sync_api as playwright
 
-from rulesmith.content import turn
+from rulesmith.content import marks, turn
 from rulesmith.pipeline import check_content
 from rulesmith.values import status as statuses
 
@@ -260,7 +260,7 @@ def table_answer(t: Turn, node, case: dict[str, str], tables: list[dict]) -> str
     return row[0][[c.id for c in table.columns].index(wanted)]
 
 
-STOPS = ("events", "applies", "question", "call", "count", "confirm", "end")
+STOPS = ("events", "applies", "question", "loop", "call", "count", "confirm", "end")
 
 
 def answer_any(page) -> None:
@@ -580,6 +580,43 @@ def choice(page, label: str):
     return page.locator(".rs-bot__view button", has_text=re.compile("^" + re.escape(label) + "$")).first
 
 
+def the_loop_on_one_screen(page, procedure, at: str, ending: list[str]):
+    """A loop played at the table, as the page shows it where it is entered: the loop's steps (the
+    data's cycle of steps and board questions, turn.table_loops) in the procedure's order, each with
+    its whole text and its marks as the page renders the step alone (the hidden copy the walker
+    reads), each question with where each answer leads; its ways out, and only those, as the
+    answers under their questions. Returns the button of how the script says it ended."""
+    node_id = at.split(".", 1)[1]
+    loop = next(loop for loop in turn.table_loops(procedure) if node_id in loop.nodes)
+    nodes = {n.id: n for n in procedure.nodes}
+    view = page.locator(".rs-bot__view")
+    items = view.locator(".rs-bot__loop > li")
+    assert items.evaluate_all("ls => ls.map(l => l.getAttribute('data-node'))") == [f"{procedure.id}.{n}" for n in loop.nodes]
+    library = page.evaluate("""ids => ids.map(id => {
+        const n = document.querySelector('.rs-bot__library [data-procedure="' + id[0] + '"] [data-node="' + id[1] + '"] .rs-walker__text');
+        return [n.textContent.replace(/\\s+/g, ' ').trim(), n.querySelectorAll('.rs-gap, a').length];
+      })""", [[procedure.id, n] for n in loop.nodes])
+    texts = items.evaluate_all("""ls => ls.map(l => {
+        const t = l.querySelector('.rs-walker__text');
+        return [t.textContent.replace(/\\s+/g, ' ').trim(), t.querySelectorAll('.rs-gap, a').length];
+      })""")
+    assert texts == library, "every step of the loop with its whole text and marks"
+    c = checked()[page.url.split("/")[-2]]
+    for (_, links), n in zip(texts, loop.nodes, strict=True):  # the marks the content gives each step (marks.step), each a link
+        assert links >= len(marks.step(c.game, c.index, procedure, nodes[n])), n
+    for i, n in enumerate(loop.nodes):
+        ways = items.nth(i).locator(".rs-bot__ways > li").all_inner_texts()
+        assert [w.split(":", 1)[0] for w in ways] == [b.when for b in nodes[n].branches]
+        assert [w.endswith("out of the loop") for w in ways] == [b.to not in loop.nodes for b in nodes[n].branches]
+    exits = view.locator(".rs-bot__exit button").all_inner_texts()
+    assert exits == [nodes[n].branches[i].when for n, i in loop.exits], "the ways out, and only those"
+    assert view.locator(".rs-bot__exit").count() == len({n for n, _ in loop.exits})
+    assert view.locator("button").count() == len(exits), "nothing else to answer on the loop's screen"
+    decision, label = ending
+    group = view.locator(".rs-bot__exit").nth(list(dict.fromkeys(n for n, _ in loop.exits)).index(decision))
+    return group.locator("button", has_text=re.compile("^" + re.escape(label) + "$"))
+
+
 def play_turn(page, game, script: dict) -> dict:
     """One whole turn at the table, the board answered by the script (benchmarks/taps.yaml): the
     taps it took, the questions asked (where, and whether the data says only the player can
@@ -587,12 +624,16 @@ def play_turn(page, game, script: dict) -> dict:
     nodes = {(p.id, n.id): n for p in game.procedures for n in p.nodes}
     events = [list(e) for e in script.get("events", [])]
     used: dict[str, int] = {}
-    found = {"taps": 0, "asked": [], "reasons": [], "steps": []}
+    procedures = {p.id: p for p in game.procedures}
+    found = {"taps": 0, "asked": [], "reasons": [], "steps": [], "loops": [], "answers": []}
     for _ in range(200):
         view = page.locator(".rs-bot__view")
         kind, at = view.get_attribute("data-view"), view.get_attribute("data-at")
         found["reasons"] += page.locator(".rs-bot__line--answer").evaluate_all(
             "ls => ls.map(l => [l.getAttribute('data-node'), (l.querySelector('.rs-bot__why') || {}).textContent || ''])")
+        found["answers"] += page.locator(".rs-bot__line--answer").evaluate_all(
+            "ls => ls.map(l => [l.getAttribute('data-node'), l.querySelector('[data-answer]').getAttribute('data-answer'),"
+            " (l.querySelector('.rs-bot__why') || {}).textContent || ''])")
         found["steps"] += page.locator(".rs-bot__line--step").evaluate_all("ls => ls.map(l => l.getAttribute('data-node'))")
         if kind == "end":
             return found
@@ -611,6 +652,9 @@ def play_turn(page, game, script: dict) -> dict:
             used[at] = used.get(at, 0) + 1
             found["asked"].append((at, nodes[(procedure, node)].asks))
             target = choice(page, label)
+        elif kind == "loop":
+            found["loops"].append(at)
+            target = the_loop_on_one_screen(page, procedures[at.split(".", 1)[0]], at, script["loops"][at][0])
         elif kind == "call":
             target = choice(page, "Go on without it")
         elif kind == "count":
@@ -639,6 +683,9 @@ def test_a_whole_bot_turn_in_a_few_taps_then_a_second_with_its_state(site, phone
     playwright.expect(phone.locator(".rs-bot__view")).to_be_visible()
     played = play_turn(phone, t.game, script)
     assert played["taps"] <= MOST_TAPS[game_id], played
+    in_loops = {(p.id, n) for p in t.game.procedures for loop in turn.table_loops(p) for n in loop.nodes}
+    assert not [at for at, _ in played["asked"] if tuple(at.split(".", 1)) in in_loops], "a loop played at the table is one screen"
+    assert played["loops"] == list(SCRIPT[game_id].get("loops", {})), played["loops"]
     assert played["asked"] and all(asks == "board" for _, asks in played["asked"]), played["asked"]
     assert played["reasons"] and all(why.startswith(" (") and len(why) > 4 for _, why in played["reasons"]), played["reasons"]
     assert phone.locator(".rs-bot__view .rs-bot__heading").last.inner_text() == f"End of {t.bot.turn.called}."
@@ -649,11 +696,41 @@ def test_a_whole_bot_turn_in_a_few_taps_then_a_second_with_its_state(site, phone
     after = t.after(during)
     if game_id == "deep-state":  # his first Cyberattack: counted, and he joined Antiterror with it
         assert (after["cyberattacks"], after["ecocides"], after["antiterror-stage"]) == ("1", "0", "1"), after
+        assert ["falcon-antiterror.which-cyberattack", "His first Cyberattack", " (Cyberattack tokens Falcon holds: 1)"] in played["answers"]
     tap(phone, choice(phone, "Start the next turn"))
     assert shown(phone)["state"] == t.state_text(after)
     assert "state=" + ",".join(f"{v.id}:{after[v.id]}" for v in t.bot.state) in phone.evaluate("location.hash")
     phone.reload()
     assert shown(phone)["state"] == t.state_text(after) and shown(phone)["view"] in STOPS
+
+
+def test_falcons_secret_operations_are_counted_and_answer_which_one_it_was_for_antiterror(site, phone):
+    """Deep State: which secret operation Falcon carried out, for Antiterror, is the page's answer: the
+    operation procedure runs Antiterror after the one it chose (a call for that operation), and his
+    tokens, counted in the state across turns, say which of its kind it was. A second Cyberattack:
+    he holds 2 and does not advance; then an Ecocide, his first: he advances."""
+    t = Turn("deep-state")
+    state = {v.id: str(v.initial) for v in t.bot.state} | {"difficulty": "high", "cyberattacks": "1", "antiterror-stage": "1"}
+    address = "#bot&state=" + ",".join(f"{v.id}:{state[v.id]}" for v in t.bot.state) + "&seed=7&log="
+    phone.goto((site / "deep-state" / "bot-turn.html").as_uri() + address)
+    script = {"events": [["special-operation"]], "loops": {"falcon-secret-operation-payment.more": [["more", "No"]]},
+              "answers": {"falcon-secret-operation-choice.base-operation": ["No"],
+                          "falcon-secret-operation-choice.try-ecocide": ["No"],
+                          "falcon-secret-operation-choice.try-cyberattack": ["Yes"]}}
+    played = play_turn(phone, t.game, script)
+    assert [a for a in played["answers"] if a[0].startswith("falcon-antiterror.")] == [
+        ["falcon-antiterror.in-game", "Yes", " (Falcon and Antiterror: Takes part)"],
+        ["falcon-antiterror.trigger", "Falcon carried out a Cyberattack", " (Falcon carried out a Cyberattack)"],
+        ["falcon-antiterror.which-cyberattack", "A second Cyberattack", " (Cyberattack tokens Falcon holds: 2)"]]
+    assert all(not at.startswith("falcon-antiterror.") for at, _ in played["asked"]), "nothing of Antiterror is asked"
+    tap(phone, choice(phone, "Start the next turn"))
+    assert "Cyberattack tokens Falcon holds 2" in shown(phone)["state"] and "Antiterror Stage 1" in shown(phone)["state"]
+    script["answers"] = {"falcon-secret-operation-choice.base-operation": ["No"],
+                         "falcon-secret-operation-choice.try-ecocide": ["Yes"]}
+    played = play_turn(phone, t.game, script)
+    assert ["falcon-antiterror.which-ecocide", "His first Ecocide", " (Ecocide tokens Falcon holds: 1)"] in played["answers"]
+    tap(phone, choice(phone, "Start the next turn"))
+    assert "Antiterror Stage 2" in shown(phone)["state"] and "Ecocide tokens Falcon holds 1" in shown(phone)["state"]
 
 
 def test_the_tie_breaker_has_no_limit(site, phone):

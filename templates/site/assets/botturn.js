@@ -193,8 +193,14 @@
     return found ? found.cloneNode(true) : el("div");
   };
 
-  Bot.prototype.plain = function (procedure, node) {
+  /* A node's text as plain words (`bare`: without the marks shown under it). */
+  Bot.prototype.plain = function (procedure, node, bare) {
     var found = this.root.querySelector('.rs-bot__library [data-procedure="' + procedure + '"] [data-node="' + node + '"] .rs-walker__text');
+    if (found && bare) {
+      found = found.cloneNode(true);
+      var marks = found.querySelectorAll(".rs-walker__marks");
+      for (var i = 0; i < marks.length; i++) marks[i].parentNode.removeChild(marks[i]);
+    }
     return found ? found.textContent.replace(/\s+/g, " ").trim() : "";
   };
 
@@ -299,12 +305,20 @@
         return;
       }
       var item = el("li", { "class": "rs-bot__line rs-bot__line--" + line.kind, "data-node": line.procedure + "." + line.node });
-      if (line.kind === "answer" || line.kind === "asked") {
+      if (line.kind === "looped") { // a loop played at the table: how the player said it ended
+        var proc = self.data.procedures[line.procedure], way = proc.loops[line.loop].exits[line.exit];
+        item.setAttribute("data-node", line.procedure + "." + way[0]);
+        item.appendChild(el("span", { "class": "rs-bot__q" }, T("Played at the table until:") + " " + self.plain(line.procedure, way[0]) + " "));
+        item.appendChild(el("strong", { "data-answer": proc.nodes[way[0]].labels[way[1]] }, proc.nodes[way[0]].labels[way[1]]));
+        item.appendChild(el("span", { "class": "rs-bot__why" }, " (" + T("your answer") + ")"));
+      } else if (line.kind === "answer" || line.kind === "asked") {
         var n = self.data.procedures[line.procedure].nodes[line.node];
-        item.appendChild(el("span", { "class": "rs-bot__q" }, self.plain(line.procedure, line.node) + " "));
+        item.appendChild(el("span", { "class": "rs-bot__q" }, self.plain(line.procedure, line.node, true) + " "));
         item.appendChild(el("strong", { "data-answer": n.labels[line.branch] }, n.labels[line.branch]));
         var why = line.kind === "answer" ? self.reason(line.why) : T("your answer");
         if (why) item.appendChild(el("span", { "class": "rs-bot__why" }, " (" + why + ")"));
+        var marked = self.text(line.procedure, line.node).querySelector(".rs-walker__marks"); // the question's marks, as marks
+        if (marked) item.appendChild(marked);
       } else if (line.kind === "end") {
         var text = self.text(line.procedure, line.node).querySelector(".rs-walker__text") || el("div");
         item.appendChild(el("span", { "class": "rs-bot__end-label" }, line.called ? T("End of {procedure}:", { procedure: self.title(line.procedure) }) + " " : T("End of this part:") + " "));
@@ -382,6 +396,8 @@
       if (tally && tally.of === null) view.appendChild(el("p", { "class": "rs-bot__tally" }, tally.label + "."));
       n.labels.forEach(function (label, i) { choices.appendChild(button(label, String(i))); });
       spoken = this.plain(stop.procedure, stop.node) + " " + T("Choices:") + " " + n.labels.join(", ") + ".";
+    } else if (stop.kind === "loop") {
+      spoken = this.renderLoop(view, choices, stop);
     } else if (stop.kind === "call") {
       var caller = data.procedures[stop.procedure].nodes[stop.node];
       this.where.textContent = this.title(stop.procedure) + ", " + T("step {number}", { number: caller.number });
@@ -442,6 +458,52 @@
       view.appendChild(row);
     }
     return spoken;
+  };
+
+  /* A loop played at the table (rulesmith/content/turn.py: table_loops), one screen: its steps and
+     questions together, each with its full text and marks and, for a question, where each answer
+     leads; then how it ended, one tap: the answers that lead out of it, under their questions. */
+  Bot.prototype.renderLoop = function (view, choices, stop) {
+    var self = this, proc = this.data.procedures[stop.procedure], loop = proc.loops[stop.loop];
+    var inside = {}, numbers = loop.nodes.map(function (id) { inside[id] = true; return proc.nodes[id].number; });
+    this.where.textContent = this.title(stop.procedure) + ", " + T("steps {numbers}", { numbers: numbers.join(", ") });
+    view.appendChild(el("p", { "class": "rs-bot__heading" }, T("Play these steps at the table, round after round, until an answer leads out of them:")));
+    var list = el("ol", { "class": "rs-bot__lines rs-bot__loop" });
+    loop.nodes.forEach(function (id) {
+      var node = proc.nodes[id], found = self.text(stop.procedure, id), body = found.querySelector(".rs-walker__text") || el("div");
+      var item = el("li", { "class": "rs-bot__line rs-bot__line--" + node.type, "data-node": stop.procedure + "." + id });
+      item.appendChild(el("span", { "class": "rs-bot__number" }, T("Step {number}:", { number: node.number }) + " "));
+      item.appendChild(body);
+      if (node.type === "decision") {
+        var ways = el("ul", { "class": "rs-bot__ways" });
+        node.labels.forEach(function (label, i) {
+          var to = node.branches[i], out = !inside[to];
+          var way = el("li", out ? { "data-exit": "" } : {});
+          way.appendChild(el("strong", {}, label));
+          way.appendChild(document.createTextNode(": " + (out ? T("out of the loop") : T("step {number}", { number: proc.nodes[to].number }))));
+          ways.appendChild(way);
+        });
+        item.appendChild(ways);
+      }
+      var tables = found.querySelectorAll("details");
+      for (var t = 0; t < tables.length; t++) item.appendChild(tables[t]);
+      list.appendChild(item);
+    });
+    view.appendChild(list);
+    choices.appendChild(el("p", { "class": "rs-bot__heading" }, T("How did it end?")));
+    var asked = {};
+    loop.exits.forEach(function (way, i) {
+      if (!asked[way[0]]) {
+        asked[way[0]] = el("div", { "class": "rs-bot__exit", role: "group" });
+        var question = el("p", { "class": "rs-bot__q" }, self.plain(stop.procedure, way[0], true)); // its marks are in the list above
+        question.id = "rs-exit-" + i;
+        asked[way[0]].setAttribute("aria-labelledby", question.id);
+        asked[way[0]].appendChild(question);
+        choices.appendChild(asked[way[0]]);
+      }
+      asked[way[0]].appendChild(button(proc.nodes[way[0]].labels[way[1]], "x" + i));
+    });
+    return T("Play these steps at the table, then say how it ended.");
   };
 
   Bot.prototype.renderCard = function (view, deckId, drawn) {

@@ -108,6 +108,20 @@ var rulesmithProcedure = (function () {
     return next;
   };
 
+  /* The walk after a loop played at the table (rulesmith/content/turn.py: table_loops), left by its
+     exit number `exit` ({nodes, exits: [[decision, branch] …]} of the procedure's `loops`): on at
+     that branch's node, the decision passed once; or null where the walk is not in a loop or it
+     has no such exit. */
+  Interpreter.prototype.leave = function (walk, exit) {
+    var node = this.node(walk), at = top(walk), procedure = this.procedures[at.procedure];
+    var loop = node.loop !== undefined && procedure.loops ? procedure.loops[node.loop] : null;
+    if (!loop || !(exit >= 0 && exit < loop.exits.length)) return null;
+    var next = copy(walk), here = top(next), way = loop.exits[exit], decision = procedure.nodes[way[0]];
+    here.passed[way[0]] = (here.passed[way[0]] || 0) + 1;
+    here.node = decision.branches[way[1]];
+    return next;
+  };
+
   /* The move that goes from here to another node of the same procedure (a walker's address names
      the nodes passed), or null where none does. */
   Interpreter.prototype.moveTo = function (walk, target) {
@@ -271,6 +285,8 @@ var rulesmithProcedure = (function () {
        question  a board question: its branch, "0", "1" …;
        call      an optional call: "d" (run it), "o" (go on without it);
        count     how many to draw: "w" + the number;
+       loop      a loop played at the table (its steps on one screen): how it ended, "x" + the
+                 number of its exit (the procedure's loops[n].exits);
        confirm   the steps listed since the last stop are done: "d" (and "a": the part again);
        end       the turn is over (the page starts the next one).
      At a stop, "r" + n rolls the screen's last roll again (attempt n, where the rules allow it) and
@@ -410,6 +426,13 @@ var rulesmithProcedure = (function () {
       ctx.walk = interpreter.move(ctx.walk, token);
       return true;
     }
+    if (stop.kind === "loop" && (m = /^x(\d+)$/.exec(token))) {
+      var inside = top(ctx.walk), left = interpreter.leave(ctx.walk, parseInt(m[1], 10));
+      if (!left) return false;
+      ctx.lines.push({ kind: "looped", procedure: inside.procedure, loop: stop.loop, exit: parseInt(m[1], 10) });
+      ctx.walk = left;
+      return true;
+    }
     if (stop.kind === "call" && (token === "d" || token === "o")) {
       ctx.walk = interpreter.move(ctx.walk, token);
       return !!ctx.walk;
@@ -474,6 +497,7 @@ var rulesmithProcedure = (function () {
         continue;
       }
       var walk = ctx.walk, at = top(walk), node = interpreter.node(walk);
+      if (node.loop !== undefined) { stop = { kind: "loop", loop: node.loop }; break; } // played at the table: one screen
       var key = walk.frames.length + ":" + at.procedure + "." + at.node;
       if (ctx.seen[key] && node.type !== "decision") { stop = { kind: "confirm", loop: true }; break; } // one screen per round of a loop
       if (ctx.seen[key] && node.type === "decision" && !node.given) { stop = { kind: "question" }; break; }
