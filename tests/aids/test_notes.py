@@ -22,8 +22,9 @@ def squash(text: str) -> str:
 
 
 class _Notes(HTMLParser):
-    """Each note of an aid's HTML: its number, its text, and the text printed before its call
-    (with the numbers of the notes called at the same place just before it)."""
+    """Each note of an aid's HTML: its number, its text in full, its title (what precedes its
+    full text: its mark and title), and the text printed before its call (with the numbers of
+    the notes called at the same place just before it)."""
 
     SKIP = ("style", "title", "svg", "script")
 
@@ -31,20 +32,25 @@ class _Notes(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.found: list[dict] = []
         self.before, self.depth, self.skip, self.chain = "", 0, 0, []
+        self.part, self.part_depth = "", 0  # inside the note's full text ("full") or short form ("short")
 
     def handle_starttag(self, tag, attrs):
         found = dict(attrs)
         self.skip += tag in self.SKIP
         if self.depth:
             self.depth += tag == "span"
+            if tag == "span" and not self.part and found.get("class") in (notes.FULL, notes.SHORT):
+                self.part, self.part_depth = found["class"], self.depth
         elif tag == "span" and found.get("class") == "note":
             self.depth = 1
-            self.found.append({"number": int(found[notes.NUMBER]), "text": "", "before": self.before,
+            self.found.append({"number": int(found[notes.NUMBER]), "text": "", "title": "", "before": self.before,
                                "chain": list(self.chain)})
 
     def handle_endtag(self, tag):
         self.skip -= tag in self.SKIP
         if self.depth and tag == "span":
+            if self.part and self.depth == self.part_depth:
+                self.part = ""
             self.depth -= 1
             if not self.depth:
                 self.chain.append(self.found[-1]["number"])
@@ -53,7 +59,10 @@ class _Notes(HTMLParser):
         if self.skip:
             return
         if self.depth:
-            self.found[-1]["text"] += data
+            if self.part != notes.SHORT:
+                self.found[-1]["text"] += data
+            if not self.part:
+                self.found[-1]["title"] += data
         else:
             self.before = (self.before + data)[-200:]
             if data.strip():
@@ -67,21 +76,45 @@ def notes_of(html: str) -> list[dict]:
 
 
 def misplaced(aids) -> tuple[list[str], int]:
-    """Notes not printed on the page of their mark, and how many notes there are."""
+    """Notes not printed on the page of their mark, and how many notes there are. A note said
+    again on a page that holds it already is only a call of it there; a note said on an earlier
+    page prints its title and where it is in full, which must be that note's number and page
+    (aids/pdf.py laid_out tells how each note of the HTML prints: Rendered.notes)."""
     wrong, count = [], 0
     for job in aids.jobs:
         pages = aids.texts(job.path)
-        for note in notes_of(job.html):
+        printed = aids.results[job.path].notes
+        found = notes_of(job.html)
+        first_of = {}  # the first note of the HTML that says each text: where a short one is in full
+        for note in found:
+            first_of.setdefault(note["text"], note["number"])
+        at = {}
+        for note in found:
             count += 1
-            number, text = note["number"], squash(note["text"])[:40]
+            number, form = printed[str(note["number"])]
+            # in full: its first 40 letters; in short or only called: its mark and title
+            text = squash(note["text"])[:40] if form == "full" else squash(note["title"])[:40]
             where = [n for n, page in enumerate(pages) if any(
                 squash(page[m.end():m.end() + 400]).startswith(text) for m in re.finditer(rf"(?m)^{number}\. ?", page))]
-            call = squash(note["before"])[-12:] + "".join(map(str, note["chain"])) + str(number)
+            call = squash(note["before"])[-12:] + "".join(str(printed[str(n)][0]) for n in note["chain"]) + str(number)
             if len(where) != 1:
                 wrong.append(f"{job.path}: note {number} ({text}…) printed on {len(where)} pages")
             elif call not in squash(pages[where[0]]):
                 elsewhere = [n + 1 for n, page in enumerate(pages) if call in squash(page)]
                 wrong.append(f"{job.path}: note {number} ({text}…) on page {where[0] + 1}, its mark on {elsewhere}")
+            else:
+                at[note["number"]] = where[0]
+        for note in found:
+            number, form = printed[str(note["number"])]
+            first = first_of[note["text"]]
+            if form == "short" and note["number"] in at and first in at:
+                said = f"infullnote{printed[str(first)][0]}p{at[first] + 1}"
+                page = squash(pages[at[note["number"]]])
+                if not any(said in page[m.start():m.start() + 400]
+                           for m in re.finditer(re.escape(f"{number}{squash(note['title'])[:30]}"), page)):
+                    wrong.append(f"{job.path}: note {number} in short does not say where it is in full ({said})")
+            if form == "short" and printed[str(first)][1] != "full":
+                wrong.append(f"{job.path}: note {number} in short refers to note {first}, not printed in full")
     return wrong, count
 
 
@@ -104,17 +137,19 @@ def test_a_note_stands_at_the_first_mark_of_its_places_else_its_item_else_its_he
 
 def test_a_note_set_on_another_page_than_its_mark_is_reported(real):
     job = next(j for j in real.jobs if "solo-aid" in j.path and notes_of(j.html))
-    note = notes_of(job.html)[0]
+    note = next(n for n in notes_of(job.html) if real.results[job.path].notes[str(n["number"])][1] == "full")
+    shown = real.results[job.path].notes[str(note["number"])][0]
 
     class Moved:
         jobs = (job,)
+        results = real.results
 
         @staticmethod
         def texts(path):
             pages = list(real.texts(path))
             # the note's own line moved to the next page (as WeasyPrint does with a note that does not fit)
             for n, page in enumerate(pages):
-                found = re.search(rf"(?m)^{note['number']}\. ?.*$", page)
+                found = re.search(rf"(?m)^{shown}\. ?.*$", page)
                 if found and n + 1 < len(pages):
                     pages[n] = page[:found.start()] + page[found.end():]
                     pages[n + 1] = found.group(0) + "\n" + pages[n + 1]
@@ -122,4 +157,4 @@ def test_a_note_set_on_another_page_than_its_mark_is_reported(real):
             return tuple(pages)
 
     wrong, _count = misplaced(Moved)
-    assert any(f"note {note['number']} " in w for w in wrong), wrong
+    assert any(f"note {shown} " in w for w in wrong), wrong
