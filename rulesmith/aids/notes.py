@@ -11,6 +11,11 @@ heading or name, a field, a cell, a gap's mark in any text); `placed` puts each 
 after the first placeholder of its places (a note said once for several cells stands at the first
 of them), else after the item's own, else at the end of the block's first heading; `clear` takes
 the placeholders no note used out of the finished HTML.
+
+A note is said in full once on the aid: said again on a later page, it prints its title and the
+number and page of the note that says it in full (`said_before`, the note macro's short form);
+called again on a page that holds it already, it is only a call of that note (`repeated`: the
+layout tells which, aids/pdf.py laid_out). Each note prints the number `shown` gives it.
 """
 
 from __future__ import annotations

@@ -289,13 +289,13 @@ def laid_out(job: Job) -> tuple[weasyprint.Document, dict[int, tuple[int, str]]]
     html = notes.shown(source, repeats, shorts)
     document = _layout(job, html, fetcher)
     for _attempt in range(NOTE_LAYOUTS):
-        calls, pages = note_pages(document, notes.NUMBER)
+        calls, set_on = note_pages(document, notes.NUMBER)
         # a repeat stays one while its call is on the page of the note it repeats
-        kept = {n: first for n, first in repeats.items() if calls.get(n) is not None and calls.get(n) == pages.get(first)}
-        kept.update(notes.repeated(source, calls, pages, kept))
+        kept = {n: first for n, first in repeats.items() if calls.get(n) is not None and calls.get(n) == set_on.get(first)}
+        kept.update(notes.repeated(source, calls, set_on, kept))
         moved = source
         if kept == repeats:  # no note to leave out: a note set after its mark takes the mark's row along
-            late = {n for n, page in calls.items() if n not in repeats and pages.get(n, page) != page}
+            late = {n for n, page in calls.items() if n not in repeats and set_on.get(n, page) != page}
             moved = notes.to_next_page(source, late) if late else source
         if kept == repeats and moved == source:
             break

@@ -158,3 +158,38 @@ def test_a_note_set_on_another_page_than_its_mark_is_reported(real):
 
     wrong, _count = misplaced(Moved)
     assert any(f"note {shown} " in w for w in wrong), wrong
+
+
+def _note(number: int, title: str, said: str) -> str:
+    return (f'<span class="note" {notes.NUMBER}="{number}">? <b>{title}</b><span class="{notes.FULL}">: {said}</span>'
+            f'<span class="{notes.SHORT}"> (in full: note <span class="{notes.FIRST}"></span>)</span></span>')
+
+
+def test_a_note_said_before_prints_in_short_and_a_repeat_on_its_page_only_as_a_call():
+    document = (f"<p>a{_note(1, 'Cards', 'Not given.')} b{_note(2, 'Dens', 'Not said.')}"
+                f" c{_note(3, 'Cards', 'Not given.')} d{_note(4, 'Cards', 'Not given.')}</p>")
+    shorts = notes.said_before(document)
+    assert shorts == {3: 1, 4: 1}
+    # note 4's call is on the page of note 3 (page 1), notes 1 and 2 on page 0
+    calls, pages = {1: 0, 2: 0, 3: 1, 4: 1}, {1: 0, 2: 0, 3: 1, 4: 1}
+    repeats = notes.repeated(document, calls, pages, {})
+    assert repeats == {4: 3}
+    assert notes.numbers(document, repeats) == {1: 1, 2: 2, 3: 3, 4: 3}
+    printed = notes.shown(document, repeats, shorts)
+    assert f'<span id="{notes.anchor(1)}"></span><span class="note" {notes.NUMBER}="1" {notes.SHOWN}="1">? <b>Cards</b><span class="{notes.FULL}">: Not given.</span></span>' in printed
+    assert f'{notes.SHOWN}="3">? <b>Cards</b><span class="{notes.SHORT}"> (in full: note 1<span class="pageref-at">' in printed
+    assert f'data-for="{notes.anchor(1)}"' in printed
+    assert f'<span class="note-call" {notes.NUMBER}="4" {notes.SHOWN}="3">3</span>' in printed
+    assert "Not given." not in printed.split(f'{notes.NUMBER}="3"')[1]  # said once in full
+
+
+def test_a_late_note_takes_the_outermost_row_kept_whole_once():
+    document = ('<div class="led"><h2>x</h2><div class="band b"><div>a<span class="note" data-note="1">n</span></div></div></div>'
+                '<div class="band c">b<span class="note" data-note="2">m</span></div>'
+                '<div class="table-pair"><div>t<span class="note" data-note="3">q</span></div></div>'
+                '<p>z<span class="note" data-note="4">r</span></p>')
+    moved = notes.to_next_page(document, {1, 2, 3, 4})
+    assert moved.count("page-first") == 3
+    assert '<div class="page-first led"><h2>x</h2><div class="band b">' in moved
+    assert '<div class="page-first table-pair">' in moved
+    assert notes.to_next_page(moved, {1, 2, 3, 4}) == moved  # a row that starts a page stays
