@@ -286,7 +286,10 @@ def aid_status_misses(aids, checked) -> list[str]:
                         values = [(spec.name + ":", found.fields.get(spec.id), found.status)
                                   for spec in game.kind(found.kind).fields if spec.id in found.fields]
                     elif isinstance(found, model.Table):
-                        values = [(str(plain(row[0])), cell, statuses.VERIFIED) for row in found.rows for cell in row]
+                        # a row is read by its printed label: the name of the entity its key names, else the key
+                        names = {e.id: e.name for e in game.entities}
+                        values = [(names.get(str(plain(row[0])), str(plain(row[0]))), cell, statuses.VERIFIED)
+                                  for row in found.rows for cell in row]
                     for lead, raw, status in values:
                         own = marks.value(raw, status)
                         if own is None or (raw is not None and Value.of(raw).missing and isinstance(found, model.Entity)):
