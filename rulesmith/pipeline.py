@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     import datetime
     from pathlib import Path
 
+    from rulesmith.translations.freshness import Translation
+
 
 @dataclass
 class Checked:
@@ -28,6 +30,10 @@ class Checked:
     game: Game
     index: Index
     warnings: list = field(default_factory=list)  # problems.Problem: what could not be checked (the source map …)
+    # In another language (commands/build.in_language): the game's translation in it (None: the
+    # game has no catalog in that language and is shown in English), and that language.
+    translation: Translation | None = None
+    language: str | None = None
 
     @property
     def notes(self) -> list[str]:

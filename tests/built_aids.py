@@ -20,9 +20,10 @@ if TYPE_CHECKING:
 class Built:
     """Checked content, its jobs and their rendered PDFs."""
 
-    def __init__(self, checked, cache: Path):
+    def __init__(self, checked, cache: Path, language: str = "en"):
+        """`checked` in another language (commands/build.in_language): its aids in it."""
         self.checked, self.cache = checked, cache
-        self.charts = flowcharts(checked, cache / "flowcharts")
+        self.charts = flowcharts(checked, cache / "flowcharts", language)
         self.jobs = pdf.jobs_for(checked, cache / "flowcharts")
         self.results = pdf.render_all(self.jobs, cache / "pdf")
         self.games = {c.game.id: c for c in checked}

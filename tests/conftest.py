@@ -50,7 +50,7 @@ MODULE_TIERS = {"test_site": "site", "test_links": "site", "test_serve": "site",
 # Fixtures that build a site or open a browser lift a test into that tier wherever it is.
 FIXTURE_TIERS = {"fixture_site": "site", "real_site": "site", "breakout_site": "site", "built": "site",
                  "real_pages": "site", "pdf_fixture_site": "pdf",
-                 "fixture_aids": "pdf", "real_aids": "pdf", "browser": "browser", "playwright_driver": "browser",
+                 "fixture_aids": "pdf", "real_aids": "pdf", "real_language_aids": "pdf", "browser": "browser", "playwright_driver": "browser",
                  "server": "browser", "server_with_pdfs": "browser"}
 MEMORY_LIMIT = 1 << 30
 # Debian's Chromium, driven by Playwright (./scripts/test installs both).
@@ -184,6 +184,17 @@ def served(folder: Path) -> Iterator[str]:
         httpd.server_close()
 
 
+def language_sites(site: Path) -> dict[str, list[Path]]:
+    """The built site in each language, as its readers get it: "" for the site's own language at
+    the root, then each other language's folder (site/<lang>/: its own sitemap.xml and search,
+    which a game's folder has neither of), each with its HTML pages (the root's without those of
+    the sites in other languages)."""
+    others = [p for p in sorted(site.iterdir()) if p.is_dir() and (p / "sitemap.xml").is_file() and (p / "search").is_dir()]
+    found = {"": sorted(p for p in site.rglob("*.html") if not any(p.is_relative_to(o) for o in others))}
+    found.update((o.name, sorted(o.rglob("*.html"))) for o in others)
+    return found
+
+
 def build_site(content: Path, site: Path, work: Path) -> None:
     """Build a site in-process with its own work folder (not the shared .build/ of the checkout)."""
     from rulesmith.commands.build import build
@@ -307,6 +318,20 @@ def real_aids(shared):
         pytest.fail(f"content/ does not check clean ({len(error.problems)} problems, first: {error.problems[0]})")
     with shared.lock("real-aids"):
         return Built(checked, ROOT / ".cache")
+
+
+@pytest.fixture(scope="session")
+def real_language_aids(shared):
+    """The player aids of every game of content/ that has a German catalog, in German (as the
+    build lays them out for site/de/), rendered once per run into the project's own cache."""
+    from built_aids import Built
+
+    from rulesmith.commands.build import in_language
+    from rulesmith.pipeline import check_content
+
+    translated = [c for c in in_language(check_content(ROOT / "content"), "de") if c.translation is not None]
+    with shared.lock("real-language-aids"):
+        return Built(translated, ROOT / ".cache", "de")
 
 
 KNOWN_FAILURES = yaml.safe_load((Path(__file__).parent / "known_failures.yaml").read_text(encoding="utf-8")) or {}
@@ -439,14 +464,15 @@ def real(real_aids):
     return real_aids
 
 
-def search(page, query: str) -> list[dict]:
+def search(page, query: str, said: tuple[str, str] = ("result", "Nothing found")) -> list[dict]:
     """Open search from the header, type the query, return the results shown (where, title, link,
-    and the reference tables it offers: numbers, [[title, link], …])."""
+    and the reference tables it offers: numbers, [[title, link], …]). `said`: what the search's
+    status says once it has answered, in the page's language (found, nothing found)."""
     page.locator(".rs-search-button").click()
     page.locator(".rs-search__input").fill("")
     page.keyboard.type(query)
-    page.locator(".rs-search__status").filter(has_text="result").or_(
-        page.locator(".rs-search__status").filter(has_text="Nothing found")).wait_for(timeout=15000)
+    page.locator(".rs-search__status").filter(has_text=said[0]).or_(
+        page.locator(".rs-search__status").filter(has_text=said[1])).wait_for(timeout=15000)
     return page.evaluate("""() => [...document.querySelectorAll('.rs-search__results li')].map(li => {
         const a = li.querySelector('a');
         return {where: a.querySelector('.rs-search__where').textContent,

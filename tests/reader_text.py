@@ -100,6 +100,8 @@ def repeated(text: str) -> list[Hit]:
             words = m.group(0).split()
             if pattern is _REPEATED_WORD and all(w[:1].isupper() for w in words):
                 continue  # "Stage Stage card", "Yes Yes": a table's or a chart's cells side by side in a PDF
+            if pattern is _REPEATED_LOWER_WORD and not m.group(1).islower():
+                continue  # a title on the line after the same title, its capital not ASCII ("Änderungen")
             found.append(_around(text, m.start(), m.end()))
     return found
 
@@ -354,11 +356,19 @@ def html_text(markup_: str) -> str:
     return "\n".join(line.strip() for line in text.splitlines() if line.strip())
 
 
+def language_folders(site: Path) -> list[str]:
+    """The folders of the site's versions in other languages (site/<lang>/: its own sitemap.xml
+    and search, which a game's folder has neither of)."""
+    return [p.name for p in sorted(site.iterdir()) if p.is_dir() and (p / "sitemap.xml").is_file() and (p / "search").is_dir()]
+
+
 def site_texts(site: Path) -> dict[str, str]:
-    """Every page of a built site (by its path in the site) and every flowchart SVG file."""
+    """Every page of a built site, in every language (by its path in the site) and every flowchart
+    SVG file."""
     found = {}
+    formats = {"format.html", *(f"{folder}/format.html" for folder in language_folders(site))}
     for path in sorted(site.rglob("*.html")):
-        if path.relative_to(site).as_posix() == "format.html":
+        if path.relative_to(site).as_posix() in formats:
             continue  # the contributors' format reference: its subject is the content's own syntax
         found[path.relative_to(site).as_posix()] = html_text(path.read_text(encoding="utf-8"))
     for path in sorted(site.rglob("*.svg")):
@@ -368,7 +378,8 @@ def site_texts(site: Path) -> dict[str, str]:
 
 
 def search_entries(site: Path) -> list[dict]:
-    """Every entry of every search index file of a built site (one per game, and the site's own)."""
+    """Every entry of every search index file of a built site (one per game, and the site's own);
+    of the site in the site's own language, or of one language's site (site/<lang>)."""
     from rulesmith.site import search
 
     files = sorted((site / search.FOLDER).glob("*.js"))
@@ -391,11 +402,13 @@ def search_holds(entry: dict, phrase: str) -> bool:
 
 
 def search_texts(site: Path) -> dict[str, str]:
-    """Every entry of the site's search index, by `search:<location>`: what a result shows, its
-    title, aliases and excerpt."""
-    return {f"search:{doc['location']}": html_text(f"<h1>{html.escape(doc['title'])}</h1>\n<div>{html.escape(doc['text'])}"
-                                                  f" {html.escape(doc['aliases'] or '')}</div>")
-            for doc in search_entries(site)}
+    """Every entry of the search index of the site in every language, by `search:<location>`
+    (`search:<lang>/<location>` for another language's site): what a result shows, its title,
+    aliases and excerpt."""
+    return {f"search:{prefix}{doc['location']}": html_text(f"<h1>{html.escape(doc['title'])}</h1>\n<div>{html.escape(doc['text'])}"
+                                                          f" {html.escape(doc['aliases'] or '')}</div>")
+            for folder in ("", *language_folders(site)) for prefix in [f"{folder}/" if folder else ""]
+            for doc in search_entries(site / folder)}
 
 
 def pdf_text(data: bytes) -> str:
@@ -407,9 +420,15 @@ def pdf_text(data: bytes) -> str:
     return re.sub(r"(?<=\w-) ?\n(?=\w)", "", text)  # "set-" at a line's end and "up" on the next: "set-up"
 
 
+_LANGUAGE_FOLDER = re.compile(r"[a-z]{2,3}(?:-[a-z0-9]+)?")
+
+
 def game_of(where: str, games: set[str]) -> str | None:
-    """The game an output belongs to: the first folder of its path (downloads/<game>/ for PDFs)."""
+    """The game an output belongs to: the first folder of its path (downloads/<game>/ for PDFs),
+    after the language's folder of a site in another language (de/<game>/…)."""
     parts = where.removeprefix("search:").split("/")
+    if parts[0] not in games and len(parts) > 1 and _LANGUAGE_FOLDER.fullmatch(parts[0]):
+        parts = parts[1:]
     if parts[0] == "downloads" and len(parts) > 1:
         parts = parts[1:]
     return parts[0] if parts[0] in games else None

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
+from rulesmith import words
 from rulesmith.aids import notes
 from rulesmith.aids.charts import text_lines
 from rulesmith.aids.pagerefs import page_mention
@@ -33,8 +34,8 @@ LONG_TABLE_LINES = 16  # a table of more lines than this may break between its r
 
 class AidContext(PageContext):
     def __init__(self, game: Game, index: Index, anchors: set[str], site_url: str = "",
-                 covered: dict[str, str] | None = None):
-        super().__init__(game, index, page="")
+                 covered: dict[str, str] | None = None, language: str = words.ENGLISH):
+        super().__init__(game, index, page="", language=language)  # a translated game's marks in its language
         self.anchors, self.site_url = anchors, site_url
         self.covered = covered or {}  # subsection key -> the condensed section on the aid that stands for it
 
@@ -78,6 +79,11 @@ class AidContext(PageContext):
 
     def _place(self, html: str) -> Markup:
         return Markup(html)
+
+    @staticmethod
+    def translation_icon() -> str:
+        """On paper a translation's mark is its words, framed (print.css), without the site's icon."""
+        return ""
 
     # ---- the card reference's compact line references (content/provenance.py)
 

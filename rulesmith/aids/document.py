@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import jinja2
 from markupsafe import Markup
 
+from rulesmith import words
 from rulesmith.aids import charts, contents, notes, stamp, structure
 from rulesmith.aids.context import AidContext, titled
 from rulesmith.aids.kinds import AidKind, Paper, geometry
@@ -16,6 +17,7 @@ from rulesmith.aids.pagerefs import page_mention, pageref
 from rulesmith.project import templates
 from rulesmith.site import layout
 from rulesmith.text.references import plain_text
+from rulesmith.translations.freshness import TRANSLATED
 from rulesmith.values import status as statuses
 
 if TYPE_CHECKING:
@@ -32,8 +34,9 @@ def css_string(value: str) -> Markup:
     return Markup(f'"{escaped}"')
 
 
-@lru_cache(maxsize=1)
-def environment() -> jinja2.Environment:
+@lru_cache(maxsize=4)
+def environment(language: str = words.ENGLISH) -> jinja2.Environment:
+    """The aids' templates, their own words (`_()`) in a language (an aid of a translated game)."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES / "pdf"),
                              autoescape=jinja2.select_autoescape(["html", "html.j2", "css.j2"], default=True),
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
@@ -44,7 +47,37 @@ def environment() -> jinja2.Environment:
     env.globals["STATUSES"] = statuses.TABLE
     env.tests["doubtful"] = statuses.doubtful
     env.globals["geometry"] = geometry()
-    return env
+    return words.install(env, language)
+
+
+def translated_up_to(checked: Checked) -> list[str]:
+    """What page 1 of an aid in another language says of its translation (plain text, in that
+    language): how far it is current ("translated up to <date>, n entries outdated": the date is
+    the catalog's PO-Revision-Date, else the newest day an entry was brought up to date), and that
+    no reviewer has checked it while none has. Nothing for an aid in the game's own language."""
+    shown = checked.translation
+    if shown is None or checked.language is None:
+        return []
+    said = words.of(checked.language)
+    _, ngettext = said.gettext, said.ngettext
+    texts = shown.texts()
+    day = shown.saved or max((t.current_since for t in texts if t.state == TRANSLATED and t.current_since), default=None)
+    outdated = shown.counts().outdated
+    if day is None:
+        line = ngettext("Translated, %(num)d entry outdated", "Translated, %(num)d entries outdated",
+                        outdated) % {"num": outdated}
+    else:
+        line = ngettext("Translated up to %(date)s, %(num)d entry outdated",
+                        "Translated up to %(date)s, %(num)d entries outdated",
+                        outdated) % {"date": day.isoformat(), "num": outdated}
+    lines = [line + "."]
+    counts = shown.counts()
+    if counts.missing:
+        lines.append(_("%(missing)s of %(total)s texts are not yet translated: they are shown in English, marked.")
+                     % {"missing": counts.missing, "total": counts.total})
+    if not shown.reviewed:
+        lines.append(_("No reviewer has checked this translation yet."))
+    return lines
 
 
 def changelog_qr(checked: Checked, site_url: str) -> tuple[str, Markup] | None:
@@ -104,7 +137,9 @@ def render_html(checked: Checked, kind: AidKind, paper: Paper, chart_cache: Path
     game, index = checked.game, checked.index
     shown = contents.shown_keys(game, index, kind)
     site = site or {"name": "", "url": ""}
-    ctx = AidContext(game, index, shown, site["url"], contents.condensed_cover(game, index, kind))
+    # a game in another language (commands/build.in_language): its texts and the tool's words in it
+    language = checked.language if checked.translation is not None and checked.language else words.ENGLISH
+    ctx = AidContext(game, index, shown, site["url"], contents.condensed_cover(game, index, kind), language=language)
     latest = stamp.latest_erratum_in(checked, kind)
     plan = contents.planned(game, index, kind.key)
     variables = {
@@ -115,7 +150,8 @@ def render_html(checked: Checked, kind: AidKind, paper: Paper, chart_cache: Path
         "date": latest.date.isoformat() if latest else None, "plan": plan,
         "site": site, "gaps": contents.gaps_in(game, index, shown),
         "procedures": [], "bot_tables": [], "procedure_keys": [], "left_out": left_out(game, index, kind),
-        "front_gaps": [], "table_gaps": [], "body": []}
+        "front_gaps": [], "table_gaps": [], "body": [],
+        "lang": language if language != words.ENGLISH else game.info.language, "translation": translated_up_to(checked)}
     if kind.key == "solo-aid":
         variables["procedures"] = _solo_pages(checked, ctx, paper, chart_cache)
         variables["procedure_keys"] = sorted({g["key"] for page in variables["procedures"] for g in page["gaps"]})
@@ -129,4 +165,4 @@ def render_html(checked: Checked, kind: AidKind, paper: Paper, chart_cache: Path
         variables["front_gaps"] = contents.gaps_in(game, index, front)
         variables["table_gaps"] = contents.gaps_in(game, index, {f"table:{t.id}" for t in variables["bot_tables"]})
         variables["body"] = [(e, contents.gaps_in(game, index, contents.entry_keys(game, e))) for e in plan["body"]]
-    return notes.clear(structure.alt_texts(environment().get_template(kind.template).render(**variables)))
+    return notes.clear(structure.alt_texts(environment(language).get_template(kind.template).render(**variables)))

@@ -134,5 +134,8 @@ def aid_kinds(game: Game) -> list[AidKind]:
     return [k for k in kinds() if k.applies_to(game)]
 
 
-def aid_path(game_id: str, kind: AidKind, paper: Paper) -> str:
-    return f"{DOWNLOADS}/{game_id}/{kind.key}-{paper.key}.pdf"
+def aid_path(game_id: str, kind: AidKind, paper: Paper, language: str | None = None) -> str:
+    """Where an aid is in its site: downloads/<game>/<aid>-<paper>.pdf; in another language, in
+    that language's site (site/<lang>/), its file named by the language too (…-a4-de.pdf), so a
+    saved copy says which it is."""
+    return f"{DOWNLOADS}/{game_id}/{kind.key}-{paper.key}{f'-{language}' if language else ''}.pdf"

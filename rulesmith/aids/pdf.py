@@ -144,6 +144,7 @@ class Job:
     contains: str = ""  # what the aid holds, for the downloads list (templates/pdf/aids.yaml)
     inputs: str = ""  # digest of everything the HTML is made from (input_key)
     known: str = ""  # the PDF's key, found by `inputs` in the cache: then `html` is not made ("")
+    language: str | None = None  # an aid of a game in another language (its site's), else None
 
     @property
     def base_url(self) -> str:
@@ -223,30 +224,36 @@ def jobs_for(checked: list[Checked], chart_cache: Path | None = None, site_url: 
         content_root = game.folder.resolve().parent
         project = project_of_content(content_root)
         charts = chart_cache or project.cache / "flowcharts"
-        site = _site(project, site_url, [c.game for c in checked])
+        # A game in another language (commands/build.in_language) has its aids in that language's
+        # site, whose address they print.
+        language = item.language if item.translation is not None else None
+        site = _site(project, site_url, [c.game for c in checked], language)
         # The YAML is already in the HTML; only other files of the game folder (images) may be loaded.
-        # The aids are in the game's own language: its translation catalogs are not read (a
-        # catalog's edit lays out no aid again).
+        # The aids in the game's own language do not read its translation catalogs (a catalog's
+        # edit lays out none of them again); those in another language read that language's only.
         depends = templates + _digest_files(game.folder, skip=(".yaml", ".yml", ".po", ".pot"))
         game_files = fingerprint.tree_digest(game.folder, frozenset({catalog_folder})) if cache is not None else ""
+        if cache is not None and item.translation is not None:
+            catalog = item.translation.path
+            game_files += hashlib.sha256(catalog.read_bytes() if catalog.is_file() else b"").hexdigest()
         asked_by = urls_in_content(item)
         for kind in aid_kinds(game):
             latest = stamp.latest_erratum_in(item, kind)
             for paper in geometry().papers:
-                path = aid_path(game.id, kind, paper)
+                path = aid_path(game.id, kind, paper, language)
                 inputs = input_key(software, game_files, site, path) if cache is not None else ""
                 known = _known(cache, inputs) if cache is not None else ""
                 jobs.append(Job(game=game.id, title=kind.title, paper=paper.name, path=path,
                                 html="" if known else document.render_html(item, kind, paper, charts, site),
                                 roots=(str(TEMPLATES), str(content_root)), asked_by=asked_by, depends=depends,
                                 erratum=latest.id if latest else None, contains=kind.contains,
-                                inputs=inputs, known=known))
+                                inputs=inputs, known=known, language=language))
     return jobs
 
 
-def _site(project, site_url: str | None = None, games=()) -> dict:
+def _site(project, site_url: str | None = None, games=(), language: str | None = None) -> dict:
     """The reference site's name and address (MkDocs' site_name and site_url, or the build's
-    --site-url), for page 1."""
+    --site-url), for page 1; in another language, its site's (site_url/<lang>/)."""
     from rulesmith.site.mkdocs_config import default_site_name, project_settings, settings
 
     config = settings(project, trusted=True, games=games)  # only read here: the build checked the file (build.build)
@@ -254,7 +261,8 @@ def _site(project, site_url: str | None = None, games=()) -> dict:
     # Named by the project's mkdocs.yml or its one game, never by its folder: the same content
     # prints the same aids wherever the project is checked out.
     own = project_settings(project, trusted=True).get("site_name") or default_site_name(project, games, folder=False)
-    return {"name": own, "url": url if not url or url.endswith("/") else url + "/"}
+    url = url if not url or url.endswith("/") else url + "/"
+    return {"name": own, "url": url + f"{language}/" if url and language else url}
 
 
 class _Collect(logging.Handler):
@@ -447,6 +455,6 @@ def build_aids(checked: list[Checked], cache: Path, site_url: str | None = None,
     aids = {job.path: results[job.path].pdf for job in jobs}
     downloads = [{"game": job.game, "title": job.title, "paper": job.paper, "path": job.path,
                   "pages": results[job.path].pages, "size": human_size(len(results[job.path].pdf)),
-                  "erratum": job.erratum, "contains": job.contains}
+                  "erratum": job.erratum, "contains": job.contains} | ({"language": job.language} if job.language else {})
                  for job in jobs]
     return aids, downloads

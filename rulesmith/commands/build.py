@@ -15,6 +15,7 @@ import shutil
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulesmith import fingerprint, words
@@ -31,9 +32,10 @@ from rulesmith.site.fonts import font_face_css, web_fonts
 from rulesmith.site.mkdocs_config import language as site_language
 from rulesmith.site.mkdocs_config import settings, write_config
 from rulesmith.site.notfound import write_404
-from rulesmith.site.pages import render_site
+from rulesmith.site.pages import language_name, render_site
 from rulesmith.site.search import write_search
 from rulesmith.site.webapp import write_webapp
+from rulesmith.translations import freshness
 
 TEMPLATES = templates()
 log = logging.getLogger(__name__)
@@ -200,34 +202,142 @@ def build(content: Path, site: Path, pdfs: bool = True, quiet: bool = False,
         aids, downloads = _kept_pdfs(work, {c.game.id for c in checked})
         if not quiet and downloads:
             log.info("  --no-pdf: keeping the %d PDFs of the last build with PDFs", len(downloads))
+    others = other_languages(checked, language)
+    alternates = alternate_links(language, others)
     with progress.step("render pages"):
         docs = work / "docs"
         nav = render_docs(checked, charts, downloads, docs, aids, cache=cache, site_name=named, language=language)
     site = site.resolve()
-    config = write_config(project, work, nav, site_url, trusted=trust_config, games=[c.game for c in checked])
-    inputs = _site_inputs(docs, config, engine)
-    record = _site_record(work, site)
-    # Same pages, PDFs, assets and configuration as the site on disk was built from: the engine
-    # would write the same site again, so it is not run. Same frame (configuration, navigation,
-    # the list of files, templates and theme) but some pages changed: only those are rebuilt,
-    # on a copy of the site on disk.
-    current = record is not None and record.get("inputs") == inputs["all"]
-    incremental = (not current and record is not None and engine in INCREMENTAL
-                   and record.get("frame") == inputs["frame"])
+    config = write_config(project, work, nav, site_url, trusted=trust_config, games=[c.game for c in checked],
+                          alternates=alternates)
+    parts = [_Part("", config, docs, [c.game for c in checked], language, work)]
+    # The site in every other language a game has a catalog in, under site/<lang>/: each game in
+    # that language (its catalog's texts, marked where missing or outdated), or in English,
+    # marked as not translated, where it has no catalog in it.
+    for other in others:
+        in_other = in_language(checked, other)
+        other_work = work / other
+        # The aids of each game translated into it, in its site (a game not translated keeps its
+        # English aids there); a catalog's edit lays out that language's aids only (aids/pdf.py).
+        other_aids, other_downloads = _in_language_aids(aids, downloads, in_other, cache, site_url, other_work,
+                                                        pdfs, progress, other)
+        with progress.step(f"render pages ({other})"):
+            other_docs = other_work / "docs"
+            other_nav = render_docs(in_other, flowcharts(in_other, cache, other), other_downloads, other_docs,
+                                    other_aids, cache=cache, site_name=named, language=other)
+            other_config = write_config(project, other_work, other_nav, _url_in(site_url, other), trusted=trust_config,
+                                        games=[c.game for c in in_other], in_other=other,
+                                        alternates=alternate_links(language, others, other))
+        parts.append(_Part(other, other_config, other_docs, [c.game for c in in_other], other, other_work))
+    for part in parts:
+        part.inputs = _site_inputs(part.docs, part.config, engine)
+        part.record = _site_record(part.work, site / part.folder, [] if part.folder else others)
+        # Same pages, PDFs, assets and configuration as the site on disk was built from: the engine
+        # would write the same site again, so it is not run. Same frame (configuration, navigation,
+        # the list of files, templates and theme) but some pages changed: only those are rebuilt,
+        # on a copy of the site on disk.
+        part.current = part.record is not None and part.record.get("inputs") == part.inputs["all"]
+        part.incremental = (not part.current and part.record is not None and engine in INCREMENTAL
+                            and part.record.get("frame") == part.inputs["frame"])
+    current = all(part.current for part in parts)
     with progress.step(f"{engine} build"):
         if not current:
-            _build_site(engine, config, site, [c.game for c in checked], incremental=incremental, cache=cache,
-                        language=language)
+            _build_site(engine, site, parts, cache=cache, every_game=[g for part in parts for g in part.games])
     if not current:
-        _remember_site(work, site, inputs)
-    log.debug("%s build: %s", engine, why_rebuilt(record, inputs))
-    if not quiet:
-        log.info("  %s", f"the site is unchanged: {engine} was not run" if current else
-                 "changed pages only (the navigation, configuration, templates and files are as before)"
-                 if incremental else "every page")
+        for part in parts:
+            _remember_site(part.work, site / part.folder, part.inputs, [] if part.folder else others)
+    for part in parts:
+        log.debug("%s build%s: %s", engine, f" ({part.folder})" if part.folder else "", why_rebuilt(part.record, part.inputs))
+        if not quiet:
+            log.info("  %s%s", f"{part.folder}: " if part.folder else "",
+                     f"the site is unchanged: {engine} was not run" if part.current else
+                     "changed pages only (the navigation, configuration, templates and files are as before)"
+                     if part.incremental else "every page")
     if not quiet:
         log.info("built %s (%.1f s)", site, sum(progress.timings.values()))
     return progress.timings
+
+
+def _in_language_aids(aids: dict[str, bytes], downloads: list[dict], in_other: list[Checked], cache: Path,
+                      site_url: str | None, work: Path, pdfs: bool, progress: Progress,
+                      language: str) -> tuple[dict[str, bytes], list[dict]]:
+    """The aids and downloads list of the site in another language: each translated game's aids
+    laid out in that language (or, with --no-pdf, those of the last build that made them), the
+    English ones of a game without a catalog in it."""
+    translated = [c for c in in_other if c.translation is not None]
+    games = {c.game.id for c in translated}
+    if pdfs and translated:
+        from rulesmith.aids.pdf import build_aids
+
+        with progress.step(f"player aids (PDF, {language})"):
+            own, listed = build_aids(translated, cache / "pdf", site_url, progress=progress.count)
+        _remember_pdfs(work, listed)
+    else:
+        own, listed = _kept_pdfs(work, games)
+    kept = [d for d in downloads if d["game"] not in games]
+    return ({p: pdf for p, pdf in aids.items() if p in {d["path"] for d in kept}} | own,
+            sorted(kept + listed, key=lambda d: [c.game.id for c in in_other].index(d["game"])))
+
+
+@dataclass
+class _Part:
+    """The site in one language: the project's at the site's root, each other under its folder."""
+
+    folder: str  # "" for the site's own language, else the language (site/<lang>/)
+    config: Path
+    docs: Path
+    games: list
+    language: str
+    work: Path
+    inputs: dict = field(default_factory=dict)
+    record: dict | None = None
+    current: bool = False
+    incremental: bool = False
+
+
+def other_languages(checked: list[Checked], language: str) -> list[str]:
+    """The languages other than the site's that some game has a translation catalog in."""
+    found = {other for c in checked for other in freshness.languages(c.game)}
+    return sorted(found - {language})
+
+
+def alternate_links(language: str, others: list[str], at: str | None = None) -> list[dict]:
+    """The language switch's entries from the site in `at` (None: the site's own language, at
+    the root): each language's name in that language, its site's folder from this site's root."""
+    if not others:
+        return []
+    up = "../" if at else ""
+    return ([{"name": language_name(language), "link": up, "lang": language}]
+            + [{"name": language_name(other), "link": "" if other == at else f"{up}{other}/", "lang": other}
+               for other in others])
+
+
+def _url_in(site_url: str | None, language: str) -> str | None:
+    if not site_url:
+        return None
+    return (site_url if site_url.endswith("/") else site_url + "/") + language + "/"
+
+
+def in_language(checked: list[Checked], language: str) -> list[Checked]:
+    """Every game in another language: with its catalog's texts put in (translations/translated.py),
+    linked again (its names are the translated names; not checked again: the check judged the
+    English and every catalog), or as it is where it has no catalog in that language."""
+    from rulesmith.content.link import build_index, resolve
+    from rulesmith.problems import Problems
+    from rulesmith.translations import translated
+
+    found = []
+    for c in checked:
+        if language not in freshness.languages(c.game):
+            found.append(Checked(c.game, c.index, [], None, language))
+            continue
+        shown = freshness.translation(c.game, language)
+        game = translated.translated(c.game, shown)
+        problems = Problems()
+        index = build_index(game, problems)
+        resolve(game, index, problems)
+        found.append(Checked(game, index, [], shown, language))
+    return found
 
 
 def _only(checked: list[Checked], games: list[str] | None) -> list[Checked]:
@@ -250,20 +360,21 @@ def finish_site(site: Path, games: list, webapp: bool = True, language: str = "e
     not in the preview, where a worker answering from its cache would hide every edit). Every
     page's Content-Security-Policy (site/csp.py) goes in once its scripts are final (the web
     app's links are not scripts) and before the worker's version is taken from the pages."""
-    write_search(site, [(game.id, game.info.name) for game in games])
+    write_search(site, [(game.id, game.info.name) for game in games], language)
     write_404(site)
     write_policies(site)
     if webapp:
         write_webapp(site, games, language)
 
 
-def _build_site(engine: str, config: Path, site: Path, games: list, incremental: bool = False,
-                cache: Path | None = None, language: str = "en") -> None:
-    """The engine's site, built in a staging folder that then replaces `site`. Incremental: the
-    staging folder starts as a copy of `site` (modification times kept) and the engine rebuilds
-    only the pages whose Markdown is newer than their HTML: MkDocs' "dirty" build, which
-    `rulesmith serve` uses too. The search index, 404 page and web app are written afresh from
-    the whole site either way."""
+def _build_site(engine: str, site: Path, parts: list[_Part], cache: Path | None = None, every_game: list | None = None) -> None:
+    """The engine's site in every language, built in a staging folder that then replaces `site`.
+    The site's own language first, at the root (a build that is not incremental starts from an
+    empty folder); then each other under its folder. A part that is current is the one on disk,
+    copied; an incremental one starts as a copy of the one on disk (modification times kept) and
+    the engine rebuilds only the pages whose Markdown is newer than their HTML: MkDocs' "dirty"
+    build, which `rulesmith serve` uses too. The search index, 404 page and web app are written
+    afresh from the whole part either way. The gate judges every language's pages at once."""
     try:
         site.parent.mkdir(parents=True, exist_ok=True)
         _remove_abandoned(site.parent)
@@ -272,13 +383,34 @@ def _build_site(engine: str, config: Path, site: Path, games: list, incremental:
         raise UsageError(f"cannot write the site to {site}: {error.strerror}",
                          "choose a folder you can write to with --site") from None
     try:
-        if incremental:
+        root, others = parts[0], parts[1:]
+        if root.current or root.incremental:
             shutil.copytree(site, staging, dirs_exist_ok=True, symlinks=True)
-            INCREMENTAL[engine](config, staging)
-        else:
-            ENGINES[engine](config, staging)
-        finish_site(staging, games, language=language)
-        gate.check_site(staging, games, cache)  # what was built, judged as readers get it, before it is published
+        if root.incremental:
+            INCREMENTAL[engine](root.config, staging)
+        elif not root.current:
+            ENGINES[engine](root.config, staging)
+        if not root.current:
+            finish_site(staging, root.games, language=root.language)
+        for part in others:
+            target = staging / part.folder
+            if part.current or part.incremental:
+                if not target.exists() and (site / part.folder).is_dir():
+                    shutil.copytree(site / part.folder, target, symlinks=True)
+            else:
+                shutil.rmtree(target, ignore_errors=True)
+            if part.incremental:
+                INCREMENTAL[engine](part.config, target)
+            elif not part.current:
+                ENGINES[engine](part.config, target)
+            if not part.current:
+                finish_site(target, part.games, language=part.language)
+        known = {part.folder for part in others}
+        for path in list(staging.iterdir()) if known else []:  # a language no game has a catalog in any more
+            if path.is_dir() and len(path.name) <= 8 and (path / "sitemap.xml").exists() and path.name not in known \
+                    and (site / path.name / "search").is_dir():
+                shutil.rmtree(path, ignore_errors=True)
+        gate.check_site(staging, every_game or root.games, cache, languages=tuple(sorted(known)))  # what was built, judged as readers get it, before it is published
         make_readable(staging)
         _swap(staging, site)
     except BaseException:
@@ -387,26 +519,28 @@ def _engine_versions(engine: str) -> str:
     return " ".join(found)
 
 
-def _site_files(site: Path) -> list:
-    """What the site folder holds now (to notice a site changed or removed since it was built)."""
+def _site_files(site: Path, others: list[str] | tuple = ()) -> list:
+    """What the site folder holds now (to notice a site changed or removed since it was built),
+    but the sites in other languages in it (`others`: their folders)."""
     return [[str(p.relative_to(site)), p.stat().st_size, p.stat().st_mtime_ns]
-            for p in sorted(site.rglob("*")) if p.is_file()] if site.is_dir() else []
+            for p in sorted(site.rglob("*")) if p.is_file() and p.relative_to(site).parts[0] not in others] \
+        if site.is_dir() else []
 
 
-def _site_record(work: Path, site: Path) -> dict | None:
+def _site_record(work: Path, site: Path, others: list[str] | tuple = ()) -> dict | None:
     """What the site on disk was built from, if it is still as that build left it."""
     try:
         record = json.loads((work / SITE_RECORD).read_text())
     except (OSError, ValueError):
         return None
-    if record.get("site") == str(site) and record.get("files") == _site_files(site) and record.get("files"):
+    if record.get("site") == str(site) and record.get("files") == _site_files(site, others) and record.get("files"):
         return record
     return None
 
 
-def _remember_site(work: Path, site: Path, inputs: dict) -> None:
+def _remember_site(work: Path, site: Path, inputs: dict, others: list[str] | tuple = ()) -> None:
     record = {"site": str(site), "inputs": inputs["all"], "frame": inputs["frame"], "parts": inputs["parts"],
-              "pages": inputs["files"], "files": _site_files(site)}
+              "pages": inputs["files"], "files": _site_files(site, others)}
     write_atomic(work / SITE_RECORD, json.dumps(record).encode())
 
 

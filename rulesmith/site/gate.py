@@ -327,19 +327,22 @@ def _link_findings(site: Path, pages: dict[str, _Read]) -> list[Finding]:
 
 # ---- filled-in scripts and PDFs
 
-def _script_findings(site: Path) -> list[Finding]:
-    """The search index files: the one call that hands over one JSON value, nothing else."""
+def _script_findings(site: Path, languages: tuple[str, ...] = ()) -> list[Finding]:
+    """The search index files: the one call that hands over one JSON value, nothing else; each
+    offline worker its template. `languages`: the folders of the sites in other languages, each
+    with its own search and its own root worker (site/<lang>/sw.js)."""
     from rulesmith.site.search import FOLDER, read_index
 
     found = []
-    for path in sorted((site / FOLDER).glob("*.js")):
+    roots = {site, *(site / language for language in languages)}
+    for path in sorted(path for root in roots for path in (root / FOLDER).glob("*.js")):
         try:
             read_index(path)
         except ValueError:
             found.append(Finding(path.relative_to(site).as_posix(), "a search index that is not one JSON value",
                                  path.read_text(encoding="utf-8")[:60]))
     for path in sorted(site.rglob("sw.js")):
-        if not _filled_worker(path.read_text(encoding="utf-8", errors="replace"), root=path.parent == site):
+        if not _filled_worker(path.read_text(encoding="utf-8", errors="replace"), root=path.parent in roots):  # a site's root worker, else a game's
             found.append(Finding(path.relative_to(site).as_posix(),
                                  "an offline worker that is not its template with JSON values filled in", path.name))
     for path in sorted(site.rglob("*.svg")):
@@ -404,13 +407,14 @@ def _pdf_findings(site: Path) -> list[Finding]:
 
 # ---- all of it
 
-def findings(site: Path, cache: Path | None = None, own: str = "") -> list[Finding]:
+def findings(site: Path, cache: Path | None = None, own: str = "", languages: tuple[str, ...] = ()) -> list[Finding]:
     """Everything wrong with a built site; `own`: the address it is served at (the preview's
-    loopback address, which MkDocs writes into canonical links), counted as the site's own."""
+    loopback address, which MkDocs writes into canonical links), counted as the site's own;
+    `languages`: the folders of the sites in other languages in it (site/<lang>/)."""
     pages = _pages(site, cache)
     found = [Finding(name, what, value) for name, page in pages.items() for what, value in page.found]
     found += _link_findings(site, pages)
-    found += _script_findings(site)
+    found += _script_findings(site, languages)
     found += _pdf_findings(site)
     return [f for f in found if not (own and f.value.startswith(own))]
 
@@ -428,9 +432,10 @@ def traced(finding: Finding, games: list) -> str:
     return str(finding) + (f" (from {', '.join(places)})" if places else " (made by a template, not by content)")
 
 
-def check_site(site: Path, games: list, cache: Path | None = None, own: str = "") -> None:
+def check_site(site: Path, games: list, cache: Path | None = None, own: str = "",
+               languages: tuple[str, ...] = ()) -> None:
     """Refuse the build on any finding (all at once)."""
-    found = findings(site, cache, own)
+    found = findings(site, cache, own, languages)
     log.debug("final gate: %d pages and files read, %d findings", sum(1 for _ in site.rglob("*")), len(found))
     if found:
         listed = "\n".join("  " + traced(f, games) for f in found)

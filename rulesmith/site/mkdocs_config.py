@@ -239,12 +239,15 @@ def allowed(shape: tuple) -> str:
     return ", ".join(dict.fromkeys(str(name) for name in found)) or "nothing here"
 
 
-def settings(project: Project, trusted: bool = False, games: Sequence[Game] = ()) -> dict:
+def settings(project: Project, trusted: bool = False, games: Sequence[Game] = (), in_other: str | None = None) -> dict:
     """The package's MkDocs defaults with the project's mkdocs.yml laid over them; the site is
-    named from the project (site_name)."""
+    named from the project (site_name). `in_other`: the site in another language than the
+    project's (a language some game has a catalog in: its theme.language)."""
     merged = _read(templates() / "mkdocs.yml")
     own = project_settings(project, trusted)
     mergedeep.merge(merged, own, strategy=mergedeep.Strategy.REPLACE)
+    if in_other is not None:
+        merged.setdefault("theme", {})["language"] = in_other
     if not own.get("site_name"):
         merged["site_name"] = default_site_name(project, games)
     merged["markdown_extensions"] = markdown_config.mkdocs_extensions()
@@ -316,11 +319,22 @@ def escaped(config: dict) -> dict:
 
 
 def write_config(project: Project, work: Path, nav: list, site_url: str | None = None, trusted: bool = False,
-                 games: Sequence[Game] = ()) -> Path:
+                 games: Sequence[Game] = (), in_other: str | None = None, alternates: list[dict] | None = None) -> Path:
     """Write `<work>/mkdocs.yml`: the whole generated MkDocs project is on disk, and
-    `mkdocs build -f` or `zensical build -f` on it builds the site into <work>/site."""
-    config = escaped(settings(project, trusted, games))
+    `mkdocs build -f` or `zensical build -f` on it builds the site into <work>/site. `in_other`:
+    the site in that language (settings); `alternates`: the site in every language, each
+    {name, link (the folder of that language's site from this one's root), lang}, which the
+    language switch and every page's hreflang links follow to the same page (theme/partials/alternate.html)."""
+    config = escaped(settings(project, trusted, games, in_other))
     config.update(docs_dir="docs", site_dir="site", nav=nav)
+    if alternates:
+        extra = config.get("extra")
+        # Material's header shows its language switch (partials/alternate.html, ours) when `alternate`
+        # is set; its base.html writes a site-root hreflang link for each entry of `alternate` that
+        # is a list. So `alternate` only says "there is a switch" (true, no list: the header, copied
+        # from Material unchanged, includes the switch, and base.html writes nothing), and the
+        # languages are in rs_alternate, linked page to page by our alternate.html and main.html.
+        config["extra"] = {**(extra if isinstance(extra, dict) else {}), "alternate": True, "rs_alternate": alternates}
     # The words the site's scripts write, in the site's language, for every page (theme/main.html):
     # none for English, where the scripts' own words are the site's.
     script_words = words.script_words(language(config))

@@ -39,6 +39,7 @@ from rulesmith.text.glyphs import glyph_svg
 from rulesmith.text.placed import placed
 from rulesmith.text.references import Output, plain_text
 from rulesmith.translations import catalog as catalogs
+from rulesmith.translations import translated
 from rulesmith.values import addresses, fieldtypes, outcomes
 from rulesmith.values import references as values
 from rulesmith.values import status as statuses
@@ -160,19 +161,65 @@ class PageContext:
 
     def md(self, text: str | None) -> str:
         """A Markdown field of the content, as blocks (a paragraph, a list …)."""
-        return self._place(self.html(text))
+        return self._place(self._in_english(text, self.html(text), block=True) + self.translation_mark(text, block=True))
 
     def inline(self, text: str | None) -> str:
         """A Markdown field on a line (after a label, in a list item): one paragraph without its <p>."""
-        return self._place(text_html.inline(self.html(text)))
+        return self._place(self._in_english(text, text_html.inline(self.html(text))) + self.translation_mark(text))
 
     def cell(self, text: str | None) -> str:
         """A Markdown field in a table cell."""
-        return self._place(text_html.cell(self.html(text)))
+        return self._place(self._in_english(text, text_html.cell(self.html(text))) + self.translation_mark(text))
 
-    def lead(self, label: str, text: str | None) -> str:
-        """A Markdown field after a bold label that opens its first paragraph ("Question." …)."""
-        return self._place(text_html.with_lead(self.html(text), f"<strong>{html_text(label)}</strong>"))
+    def lead(self, label: str, text: str | None, stop: str = "") -> str:
+        """A Markdown field after a bold label that opens its first paragraph ("Question." …).
+        A label that is a text of the game (the Bot turn's title) carries its own mark, as the
+        text does; `stop` ends the label (given apart: a template's `~` would make the label a
+        plain str, which no longer knows how its translation stands)."""
+        label_html = (f"<strong>{self._in_english(label, html_text(label))}{html_text(stop)}</strong>"
+                      + self.translation_mark(label))
+        # str(): with_lead's Markup would escape the mark's HTML added to it (shown as its tags)
+        return self._place(str(text_html.with_lead(self._in_english(text, self.html(text), block=True), label_html))
+                           + self.translation_mark(text, block=True))
+
+    @staticmethod
+    def _in_english(text: str | None, html: str, block: bool = False) -> str:
+        """A text shown in English on a page in another language (missing), said to be English
+        (`lang`: read aloud, hyphenated and searched as English)."""
+        found = translated.mark(text)
+        if found is None or found.state != translated.MISSING or not html:
+            return str(html)
+        return f'<div lang="en">{html}</div>' if block else f'<span lang="en">{html}</span>'
+
+    def translation_mark(self, text: str | None, block: bool = False) -> str:
+        """What a reader of another language is shown beside a text that is not plainly translated
+        (translations/translated.py says how it stands): a missing one is the English, marked "not
+        yet translated" (in the English's language); an outdated one is the translation, marked
+        with the day the English changed, the current English beside it. `block`: after a block
+        (a paragraph, a list), else on its line (a cell, after a label)."""
+        found = translated.mark(text)
+        if found is None:
+            return ""
+        _ = self._
+        icon = self.translation_icon()
+        if found.state == translated.MISSING:
+            said = html_text(_("Not yet translated: in English"))
+            shown = f'<span class="rs-translation rs-translation--missing">{icon}<em>{said}</em></span>'
+            return f"<p>{shown}</p>" if block else " " + shown
+        said = html_text(_("Outdated translation: the English changed on %(date)s") % {"date": found.changed.isoformat()}
+                         if found.changed else _("Outdated translation: the English changed"))
+        english = self.html(found.english or "") if block else text_html.inline(self.html(found.english or ""))
+        now = html_text(_("The English now reads:"))
+        if block:
+            return (f'<div class="rs-translation rs-translation--outdated"><p>{icon}<em>{said}</em> {now}</p>'
+                    f'<div lang="en">{english}</div></div>')
+        return (f' <span class="rs-translation rs-translation--outdated">{icon}<em>{said}</em> {now} '
+                f'<span lang="en">{english}</span></span>')
+
+    @staticmethod
+    def translation_icon() -> str:
+        """The icon before a translation's mark (the aids print the mark's words alone)."""
+        return glyph_svg("material/translate")
 
     def summary(self, text: str | None) -> Markup:
         """One line about a game for its home-page card: the first sentence (up to a colon) of a
@@ -257,8 +304,11 @@ class PageContext:
             key = f"{spec.to}:{value}"
             return self.output.link(key, self.index.name(key))
         if item.text_format == "markdown":
-            return str(text_html.cell(self.html(str(value))))
-        return html_text(fieldtypes.shown(value, item))
+            shown = str(text_html.cell(self.html(str(value))))
+        else:
+            shown = html_text(fieldtypes.shown(value, item))
+        # a text of the game in another language: said to be English where it is, and marked
+        return self._in_english(value, shown) + self.translation_mark(value) if translated.of(value) else shown
 
     def step_number(self, target: str, node_id: str) -> str:
         """The number readers see for a procedure's node (the flowchart's and the list's)."""
@@ -579,9 +629,13 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
     language = str(env.globals["language"])
     _ = words.of(language).gettext  # the navigation's words, in the site's language
 
+    banner = translation_banner(checked, language)
+
     def page(path: str, template: str | list[str | jinja2.Template], **context) -> str:
         ctx = PageContext(game, index, path, provenances, language=language)
         text = env.get_or_select_template(template).render(game=game, index=index, c=ctx, **context)
+        if banner:
+            text = _after_title(text, banner)
         site.pages.append(Page(path, text))
         return path
 
@@ -633,6 +687,49 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
     return site
 
 
+def translation_banner(checked: Checked, language: str) -> str:
+    """What every page of a game in another language says once, at its top (HTML; "" in the
+    game's own language): that the game is not translated into it (shown in English), or how far
+    its translation has come and that it is not reviewed (translations/freshness.py)."""
+    if checked.language is None:
+        return ""
+    _ = words.of(language).gettext
+    icon = glyph_svg("material/translate")
+    name = language_name(language)
+    shown = checked.translation
+    if shown is None:
+        said = _("%(game)s is not translated into %(language)s: its texts are shown in English.") % {
+            "game": checked.game.info.name, "language": name}
+        return f'<p class="rs-translation rs-translation--page">{icon}<em>{html_text(said)}</em></p>'
+    counts = shown.counts()
+    said = _("Translated into %(language)s: %(translated)s of %(total)s texts; %(outdated)s outdated, "
+             "%(missing)s shown in English.") % {"language": name, "translated": counts.translated,
+                                                 "total": counts.total, "outdated": counts.outdated,
+                                                 "missing": counts.missing}
+    if not shown.reviewed:
+        said += " " + _("No reviewer has checked this translation yet.")
+    return f'<p class="rs-translation rs-translation--page">{icon}<em>{html_text(said)}</em></p>'
+
+
+def language_name(language: str) -> str:
+    """A language's name in that language ("Deutsch", "français"), as a language switch lists it."""
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        return Locale.parse(language.replace("-", "_")).get_display_name(language.replace("-", "_")) or language
+    except (ValueError, UnknownLocaleError):
+        return language
+
+
+def _after_title(text: str, html: str) -> str:
+    """A page's Markdown with a block of HTML after its title (its first "# " line), else at its top."""
+    block = str(placed(html)) + "\n\n"
+    found = re.search(r"^# .*\n", text, re.MULTILINE)
+    if found is None:
+        return block + text
+    return text[:found.end()] + "\n" + block + text[found.end():]
+
+
 FORMAT_FRONT_MATTER = "---\nsearch:\n  exclude: true\n---\n\n"
 
 
@@ -658,9 +755,9 @@ def game_pages(env: jinja2.Environment, checked: Checked, downloads: list[dict],
     mine = [d for d in downloads if d["game"] == game.id]
     digest = hashlib.sha256()
     for part in (PAGES_FORMAT, software, str(env.globals["language"]),
-                 # the pages are in the game's own language: its translation catalogs are not read
-                 # (a catalog's edit renders none of them again)
-                 fingerprint.tree_digest(game.folder, frozenset({catalogs.FOLDER})), json.dumps(mine, sort_keys=True),
+                 # the pages in the game's own language do not read its translation catalogs (a catalog's
+                 # edit renders none of them again); another language's pages do
+                 fingerprint.tree_digest(game.folder, frozenset() if checked.language else frozenset({catalogs.FOLDER})), json.dumps(mine, sort_keys=True),
                  *(f"{path} {hashlib.sha256(charts[path]).hexdigest() if path in charts else '-'}"
                    for path in (layout.flowchart_file(game.id, p.id) for p in game.procedures))):
         digest.update(part.encode("utf-8") + b"\0")
@@ -673,9 +770,11 @@ def game_pages(env: jinja2.Environment, checked: Checked, downloads: list[dict],
     else:
         with contextlib.suppress(OSError):
             os.utime(stored)  # last used now: the entries kept are the ones used last
-        log.debug("pages of %s: from the cache (its files, the software, its downloads and charts as before)", game.id)
+        log.debug("pages of %s%s: from the cache (its files, the software, its downloads and charts as before)",
+                  game.id, f" ({checked.language})" if checked.language else "")
         return found
-    log.debug("pages of %s: rendered (its files, the software, its downloads or its charts changed)", game.id)
+    log.debug("pages of %s%s: rendered (its files, the software, its downloads or its charts changed)",
+              game.id, f" ({checked.language})" if checked.language else "")
     site = render_game(env, checked, downloads, charts)
     try:
         write_atomic(stored, json.dumps({"pages": [[p.path, p.text] for p in site.pages], "nav": site.nav},

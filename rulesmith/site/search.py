@@ -55,6 +55,35 @@ ALSO = re.compile(r"^\s*\((?:also|or)\s+(.*)\)\s*$", re.S)
 BOX_TITLES = ("admonition-title",)
 
 
+def stop_words(language: str = "en") -> frozenset[str]:
+    """The words left out of a language's search (accents folded as the index folds them):
+    English, ours (STOP_WORDS, search.js's too); another language, the list Material for MkDocs'
+    search uses for it (its `lang`: lunr-languages' stop word filter, from Snowball), read from
+    the installed theme; a language it has none for, ours."""
+    base = language.replace("_", "-").split("-")[0].lower()
+    if base == "en":
+        return STOP_WORDS
+    return _theme_stop_words(base) or STOP_WORDS
+
+
+@lru_cache(maxsize=8)
+def _theme_stop_words(language: str) -> frozenset[str]:
+    from importlib.resources import files
+
+    try:
+        script = (files("material") / "templates" / "assets" / "javascripts" / "lunr" / "min"
+                  / f"lunr.{language}.min.js").read_text(encoding="utf-8")
+    except (ModuleNotFoundError, OSError):
+        return frozenset()
+    found = re.search(r'generateStopWordFilter\("([^"]*)"\.split\(" "\)\)', script) or re.search(
+        r'generateStopWordFilter\("([^"]*)"', script)
+    if found is None:
+        log.warning("search: no stop words for '%s' in the theme's lunr.%s.min.js: the English ones are used",
+                    language, language)
+        return frozenset()
+    return frozenset(w for word in found.group(1).split() for w in words(word))
+
+
 def words(text: str) -> list[str]:
     """Lower-case words with accents folded: 'Québec's' -> ['quebec', 's'] (search.js: fold())."""
     folded = "".join(c for c in unicodedata.normalize("NFD", text.lower()) if not unicodedata.combining(c))
@@ -204,7 +233,7 @@ def _excerpt(text: str) -> str:
     return cut.rstrip(",;:·") + " …"
 
 
-def game_index(site: Path, folder: str, game_id: str, name: str) -> dict:
+def game_index(site: Path, folder: str, game_id: str, name: str, language: str = "en") -> dict:
     """The index of the pages under `folder` of the site (a game's folder, or "" for the site's own
     pages), as compact rows: [page number, anchor, title, aliases, words, excerpt]; a page is [path,
     title], and its weight in the ranking where it is not 1 (PAGE_WEIGHTS). A row of a text that
@@ -218,14 +247,17 @@ def game_index(site: Path, folder: str, game_id: str, name: str) -> dict:
     weights = _page_weights(game_id) if folder else {}
     tables = PurePosixPath(items.TABLE.shared_page(game_id)).relative_to(game_id).with_suffix(".html").as_posix() if folder else None
     for path in paths:
-        page_title, page_rows = _page_rows(path.read_text(encoding="utf-8"))
+        page_title, page_rows = _page_rows(path.read_text(encoding="utf-8"), language)
         number = len(pages)
         relative = path.relative_to(root).as_posix()
         pages.append([relative, page_title] + ([weights[relative]] if relative in weights else []))
         for *row, links in page_rows:
             numbers = _numbers(relative, links, tables) if tables and relative != tables else []
             rows.append([number, *row] + ([numbers] if numbers else []))
-    return {"game": game_id, "name": name, "pages": pages, "docs": rows}
+    found = {"game": game_id, "name": name, "pages": pages, "docs": rows}
+    if stop_words(language) is not STOP_WORDS:  # search.js leaves them out of a query too
+        found["stop"] = sorted(stop_words(language))
+    return found
 
 
 NUMBERS = 2  # tables offered with one result, at most
@@ -256,7 +288,7 @@ def _page_weights(game_id: str) -> dict[str, float]:
 
 
 @lru_cache(maxsize=4096)
-def _page_rows(html: str) -> tuple[str, tuple[tuple, ...]]:
+def _page_rows(html: str, language: str = "en") -> tuple[str, tuple[tuple, ...]]:
     """A page's title and its rows but the page number, each ending with its entry's links. Kept by the page's HTML: `rulesmith
     serve` writes the index after every edit, and only the pages the edit changed are read again."""
     page_title, entries = page_entries(html)
@@ -264,7 +296,8 @@ def _page_rows(html: str) -> tuple[str, tuple[tuple, ...]]:
     for entry in entries:
         text = _clean("".join(entry.text))
         title = entry.title or page_title
-        seen = dict.fromkeys(w for w in words(text) if w not in STOP_WORDS)
+        stop = stop_words(language)
+        seen = dict.fromkeys(w for w in words(text) if w not in stop)
         for w in words(title + " " + entry.aliases):
             seen.pop(w, None)  # already found through the title or an alias
         rows.append((entry.anchor, title, entry.aliases, " ".join(seen), _excerpt(text), tuple(entry.links)))
@@ -296,15 +329,16 @@ def entries(data: dict) -> list[dict]:
             for page, anchor, title, aliases, found, excerpt, *numbers in data["docs"]]
 
 
-def write_search(site: Path, games: list[tuple[str, str]]) -> None:
+def write_search(site: Path, games: list[tuple[str, str]], language: str = "en") -> None:
     """Write search/<game>.js for every (id, name) and search/site.js (the site's own pages and
-    the list of games, each with the size of its index so a reader can be told before loading)."""
+    the list of games, each with the size of its index so a reader can be told before loading),
+    each without the stop words of the site's language (stop_words)."""
     listed = []
     for game_id, name in games:
-        data = script(game_index(site, game_id, game_id, name))
+        data = script(game_index(site, game_id, game_id, name, language))
         written = write_if_changed(site / FOLDER / f"{game_id}.js", data)
         log.debug("search index of %s: %d bytes, %s", game_id, len(data), "written" if written else "unchanged")
         listed.append({"id": game_id, "name": name, "bytes": len(data)})
-    own = game_index(site, "", SITE, "")
+    own = game_index(site, "", SITE, "", language)
     own["games"] = listed
     write_if_changed(site / FOLDER / f"{SITE}.js", script(own))

@@ -67,17 +67,24 @@ class English:
 
 def english(game: Game) -> dict[str, English]:
     """Every translatable text of a game by address, in reading order (the item registry's)."""
-    found: dict[str, English] = {}
+    return {address: text for address, (text, _holder, _path) in places(game).items()}
+
+
+def places(game: Game) -> dict[str, tuple[English, Any, tuple]]:
+    """Every translatable text of a game by address, with where it is held: the object and the
+    path inside it (names, positions) at which its value is written (what `translated` sets)."""
+    found: dict[str, tuple[English, Any, tuple]] = {}
 
     def add(key: str, steps: list[str], value: str, markdown: bool, item: model.Located, label: str,
-            path: tuple = ()) -> None:
+            path: tuple = (), holder: Any = None, at: tuple | None = None) -> None:
         text = value.strip("\n")
         if not any(char.isalpha() for char in text):
             return  # a number, a range, a sign: nothing to translate (shown as written in every language)
         address = f"{key}.{'.'.join(steps)}"
         if address in found:  # two list elements that share an id (the check reports them): by position
             address += f"#{sum(a.startswith(address) for a in found) + 1}"
-        found[address] = English(address, key, text, markdown, file_of(item), label, _line_of(item, path))
+        found[address] = (English(address, key, text, markdown, file_of(item), label, _line_of(item, path)),
+                          item if holder is None else holder, path if at is None else at)
 
     files: dict[int, str] = {}  # by source file: its path worked out once, not once per text
 
@@ -100,9 +107,9 @@ def english(game: Game) -> dict[str, English]:
         for node in procedure.nodes:
             for name, value in (node.reads.names if node.reads else {}).items():
                 add(f"procedure:{procedure.id}", ["nodes", node.id, "reads", "names", name], value, False, procedure,
-                    _label(game, f"procedure:{procedure.id}", procedure))
+                    _label(game, f"procedure:{procedure.id}", procedure), holder=node.reads, at=("names", name))
     for icon in game.icons:
-        add(f"icon:{icon.id}", ["label"], icon.label, False, icon, f"Icon {icon.id}")
+        add(f"icon:{icon.id}", ["label"], icon.label, False, icon, f"Icon {icon.id}", at=("label",))
     return found
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 import pytest
-from conftest import ROOT, served, warm_work
+from conftest import ROOT, language_sites, served, warm_work
 
 pytestmark = pytest.mark.site
 
@@ -119,15 +119,21 @@ def test_404_page_loads_its_assets_from_the_subpath(hosted):
 
 
 def test_sitemap_lists_every_page_under_the_site_url(hosted):
+    """Each language's site has its sitemap: every page of it, under that site's address (the site
+    URL for the site's own language, <site URL><lang>/ for each other)."""
     site, _ = hosted
     ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
-    locations = [e.text for e in ET.parse(site / "sitemap.xml").getroot().findall("s:url/s:loc", ns)]
-    pages = [p for p in site.rglob("*.html") if p.name != "404.html"]
-    assert len(locations) == len(pages)
-    assert all(loc.startswith(SITE_URL) for loc in locations)
-    for loc in locations:
-        rel = loc[len(SITE_URL):] or "index.html"
-        assert (site / rel).is_file() or (site / rel / "index.html").is_file(), loc
+    sites = language_sites(site)
+    assert "de" in sites  # the shipped German catalog makes a German site
+    for folder, all_pages in sites.items():
+        root, url = site / folder, SITE_URL + (f"{folder}/" if folder else "")
+        locations = [e.text for e in ET.parse(root / "sitemap.xml").getroot().findall("s:url/s:loc", ns)]
+        pages = [p for p in all_pages if p.name != "404.html"]
+        assert len(locations) == len(pages), folder
+        assert all(loc.startswith(url) for loc in locations), folder
+        for loc in locations:
+            rel = loc[len(url):] or "index.html"
+            assert (root / rel).is_file() or (root / rel / "index.html").is_file(), loc
 
 
 def test_canonical_links_use_the_site_url(hosted):
@@ -137,11 +143,16 @@ def test_canonical_links_use_the_site_url(hosted):
 
 
 def test_generated_mkdocs_project_builds_with_mkdocs_alone(tmp_path):
+    """Each language's generated project (work/mkdocs.yml for the site's own language, work/<lang>/
+    mkdocs.yml for each other) builds with `mkdocs build` alone into that language's site."""
     assert build(tmp_path, "--site", str(tmp_path / "site")).returncode == 0
-    config = tmp_path / "work" / "mkdocs.yml"
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config), "-d",
-                             str(tmp_path / "again")], capture_output=True, text=True, timeout=600)
-    assert result.returncode == 0, result.stderr
+    sites = language_sites(tmp_path / "site")
+    assert "de" in sites
+    for folder in sites:  # the site's own language first: its build empties the folder it writes
+        config = tmp_path / "work" / folder / "mkdocs.yml"
+        result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config), "-d",
+                                 str(tmp_path / "again" / folder)], capture_output=True, text=True, timeout=600)
+        assert result.returncode == 0, result.stderr
     assert sorted(p.relative_to(tmp_path / "again") for p in (tmp_path / "again").rglob("*.html")) == \
         sorted(p.relative_to(tmp_path / "site") for p in (tmp_path / "site").rglob("*.html"))
 

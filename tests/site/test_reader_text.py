@@ -60,6 +60,8 @@ def test_repeated_words_labels_and_names_are_found():
 def test_side_by_side_cells_and_a_menu_over_its_title_are_not_repeats():
     # a PDF's table row ("Stage | Stage card"), chart labels ("Yes Yes"), a menu and its sub-menu's title
     assert rt.repeated("Stage Stage card\nYes Yes No\nRules\nRules\nPower Points (PP)") == []
+    assert rt.repeated("Downloads\nÄnderungen\nÄnderungen¶") == []  # a title whose capital is not ASCII
+    assert matches(rt.repeated("die\ndie Karte")) == ["die die"]  # in lower case, still found
 
 
 def test_doubled_punctuation_is_found():
@@ -123,8 +125,10 @@ def test_page_text_leaves_out_script_and_style_and_keeps_tooltips_and_chart_text
 def test_an_output_belongs_to_the_game_of_its_folder():
     games = {"dei", "statecraft"}
     assert [rt.game_of(w, games) for w in ("dei/index.html", "search:statecraft/kinds/x.html#y",
-                                           "downloads/dei/solo-aid-a4.pdf", "index.html", "downloads.html")] == \
-        ["dei", "statecraft", "dei", None, None]
+                                           "downloads/dei/solo-aid-a4.pdf", "index.html", "downloads.html",
+                                           "de/dei/index.html", "search:de/statecraft/kinds/x.html#y",
+                                           "de/index.html", "de/downloads.html")] == \
+        ["dei", "statecraft", "dei", None, None, "dei", "statecraft", None, None]
 
 
 def test_the_header_partial_is_materials_with_the_game_as_its_topic():
@@ -190,9 +194,10 @@ def test_every_page_search_entry_and_flowchart_reads_as_the_game(which, request)
 
 
 @pytest.mark.pdf
-@pytest.mark.parametrize("which", ["real", "fixture"])
+@pytest.mark.parametrize("which", ["real", "fixture", "german"])
 def test_every_pdf_reads_as_the_game(which, request):
-    aids = request.getfixturevalue("real_aids" if which == "real" else "fixture_aids")
+    """Every aid, those in another language too (the German Deep State's: real_language_aids)."""
+    aids = request.getfixturevalue({"real": "real_aids", "fixture": "fixture_aids", "german": "real_language_aids"}[which])
     texts = {path: rt.pdf_text(result.pdf) for path, result in aids.results.items()}
     assert texts and all(texts.values())
     assert _read_as_text(texts, aids.checked) == []

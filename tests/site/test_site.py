@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import language_sites
 
 from rulesmith.pipeline import check_content
 from rulesmith.site.search import entries, read_index
@@ -50,21 +51,24 @@ def test_statecraft_pages_exist(built):
 def test_a_page_loads_the_walker_and_bot_turn_scripts_only_when_it_has_one(built):
     """walker.js with every page that has a walker, botturn.js with every Bot turn page, walking.js
     (the place in the history and the procedure interpreter, which both use) with either, none with
-    any other page (Lighthouse counts a script a page does not use: issue 29)."""
+    any other page (Lighthouse counts a script a page does not use: issue 29). In each language's
+    site: each has every game's walkers and Bot turn page."""
     site, checked = built
-    wrong, walkers, bots = [], 0, 0
-    for path in sorted(site.rglob("*.html")):
-        html = path.read_text(encoding="utf-8")
-        scripts = re.findall(r'<script defer src="[^"]*assets/([a-z]+\.js)"', html)
-        walker, bot = 'class="rs-walker"' in html, 'class="rs-bot"' in html
-        walkers, bots = walkers + walker, bots + bot
-        if ("walker.js" in scripts) != walker or ("botturn.js" in scripts) != bot or "site.js" not in scripts \
-                or ("walking.js" in scripts) != (walker or bot):
-            wrong.append(f"{path.relative_to(site)}: {scripts}")
-    procedures = sum(len(c.game.procedures) for c in checked)
-    assert walkers >= procedures and bots == sum(1 for c in checked if c.game.procedures)
+    wrong = []
+    for folder, pages in language_sites(site).items():
+        walkers, bots = 0, 0
+        for path in pages:
+            html = path.read_text(encoding="utf-8")
+            scripts = re.findall(r'<script defer src="[^"]*assets/([a-z]+\.js)"', html)
+            walker, bot = 'class="rs-walker"' in html, 'class="rs-bot"' in html
+            walkers, bots = walkers + walker, bots + bot
+            if ("walker.js" in scripts) != walker or ("botturn.js" in scripts) != bot or "site.js" not in scripts \
+                    or ("walking.js" in scripts) != (walker or bot):
+                wrong.append(f"{path.relative_to(site)}: {scripts}")
+        procedures = sum(len(c.game.procedures) for c in checked)
+        assert walkers >= procedures and bots == sum(1 for c in checked if c.game.procedures), folder
+        assert "Walker" not in (site / folder / "assets" / "site.js").read_text(encoding="utf-8"), folder
     assert wrong == []
-    assert "Walker" not in (site / "assets" / "site.js").read_text(encoding="utf-8")
 
 
 def test_every_table_stands_in_a_box_of_its_own(built):

@@ -674,14 +674,18 @@ def test_a_translation_of_16000_paragraphs_is_located_in_one_pass(content):
 
 @pytest.mark.pdf
 def test_a_catalog_edit_lays_out_no_aid_and_renders_no_page_of_the_games_own_language(content, tmp_path, caplog):
-    """The aids and the pages are in the game's own language and do not read its catalogs: a
-    translator's edit made all of a game's PDFs be laid out again (28.9 s instead of 1.5 s)."""
+    """The aids and the pages in the game's own language do not read its catalogs: a translator's
+    edit made all of a game's PDFs be laid out again (28.9 s instead of 1.5 s). The edit lays out
+    that language's aids again, and those only; the English PDFs are the same bytes."""
     import logging
 
     from rulesmith.commands.build import build
 
     site, work = tmp_path / "site", tmp_path / "work"
     build(content, site, quiet=True, work=work)
+    english = {p: p.read_bytes() for p in (site / "downloads").rglob("*.pdf")}
+    german = {p: p.read_bytes() for p in (site / "de" / "downloads").rglob("*-de.pdf")}
+    assert english and german and all(not p.name.endswith("-de.pdf") for p in english)
     po = catalog(content)
     edited = next(e for e in po if e.msgstr and not e.obsolete)
     edited.msgstr += " (neu)"
@@ -690,10 +694,15 @@ def test_a_catalog_edit_lays_out_no_aid_and_renders_no_page_of_the_games_own_lan
     with caplog.at_level(logging.DEBUG, logger="rulesmith"):
         build(content, site, quiet=True, work=work)
     said = [r.getMessage() for r in caplog.records]
-    aids = [line for line in said if line.startswith("aid ")]
+    aids = [line for line in said if line.startswith("aid ") and "-de.pdf" not in line]
     assert aids and all(": from the cache" in line for line in aids), aids
-    pages = [line for line in said if line.startswith("pages of tale")]
+    german_aids = [line for line in said if line.startswith("aid ") and "-de.pdf" in line]
+    assert german_aids and all(": laid out" in line for line in german_aids), german_aids  # the catalog's own
+    assert {p: p.read_bytes() for p in (site / "downloads").rglob("*.pdf")} == english
+    assert any(p.read_bytes() != before for p, before in german.items())
+    pages = [line for line in said if line.startswith("pages of tale:")]  # the game's own language
     assert pages and all(": from the cache" in line for line in pages), pages
+    assert any(line.startswith("pages of tale (de): rendered") for line in said), said  # the catalog's own
     # and it could fail: an edit of the game's own text does lay them out again
     text = (content / "tale" / "game.yaml").read_text(encoding="utf-8")
     (content / "tale" / "game.yaml").write_text(text + "\n# edited\n", encoding="utf-8")
@@ -701,4 +710,4 @@ def test_a_catalog_edit_lays_out_no_aid_and_renders_no_page_of_the_games_own_lan
     with caplog.at_level(logging.DEBUG, logger="rulesmith"):
         build(content, site, quiet=True, work=work)
     said = [r.getMessage() for r in caplog.records]
-    assert any(line.startswith("pages of tale") and ": rendered" in line for line in said)
+    assert any(line.startswith("pages of tale:") and ": rendered" in line for line in said)

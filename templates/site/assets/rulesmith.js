@@ -88,3 +88,11 @@ document$.subscribe(function () {
     holder.hidden = false;
   });
 });
+
+/* The language switch (theme/partials/alternate.html) leads to the same page in the other
+   language; the item the reader is at (the address's #anchor: anchors are ids, the same in
+   every language) goes with it. */
+document.addEventListener("click", function (event) {
+  var link = event.target.closest && event.target.closest("a.rs-language");
+  if (link && location.hash && !link.hash) link.hash = location.hash;
+}, true);

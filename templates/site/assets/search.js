@@ -26,10 +26,11 @@
     add: function (data) {
       var id = data.game;
       if (data.games) site = data;
+      var stop = data.stop || STOP;  // a site in another language: its index carries its stop words
       var search = new MiniSearch({
         fields: ["title", "aliases", "words"],
         tokenize: fold,
-        processTerm: function (term) { return STOP.indexOf(term) >= 0 ? null : term; }
+        processTerm: function (term) { return stop.indexOf(term) >= 0 ? null : term; }
       });
       search.addAll(data.docs.map(function (row, n) {
         return {id: n, title: row[2], aliases: row[3], words: row[4]};
