@@ -9,6 +9,7 @@ table row, its step), never the Markdown we generate, and the PDFs page by page.
 
 from __future__ import annotations
 
+import itertools
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -196,7 +197,7 @@ def pdf_misses(aids, checked) -> list[str]:
                 pages = [squash(p) for p in aids.texts(path)]
                 # a section that runs onto the next page prints its text, and its mark, there too
                 # (read as one: the heading's page, then the next)
-                pages += [f"{page} {after}" for page, after in zip(pages, pages[1:])]
+                pages += [f"{page} {after}" for page, after in itertools.pairwise(pages)]
                 printed = aid_keys(game, index, kind)
                 for gap, place in affects.places(game, index):
                     if place.key not in printed:
