@@ -173,8 +173,14 @@ def grouped_gaps(gaps: list[dict]) -> list[dict]:
             groups.append([gap])
         else:
             group.append(gap)
-    return [group[0] if len(group) == 1 else {**group[0], "title": _merged_title([g["title"] for g in group])}
-            for group in groups]
+    return [{**group[0], "title": _merged_title([g["title"] for g in group]) if len(group) > 1 else group[0]["title"],
+             "places": [note_place(g) for g in group]} for group in groups]
+
+
+def note_place(note: dict) -> str:
+    """Where a note's mark stands on an aid: the item ("table:x", "gap:y"), or the field or cell
+    of it ("table:x#row.column"); the templates put a placeholder there (AidContext.note_at)."""
+    return note["key"] + (f"#{note['inner']}" if note.get("inner") else "")
 
 
 def _merged_title(titles: list[str]) -> str:

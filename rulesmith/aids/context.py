@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING
 from markupsafe import Markup
 
 from rulesmith import words
+from rulesmith.aids import notes
 from rulesmith.aids.charts import text_lines
 from rulesmith.aids.pagerefs import page_mention
-from rulesmith.content import marks, model, provenance
+from rulesmith.content import affects, marks, model, provenance
 from rulesmith.content.items import TABLE, all_items, page_item
 from rulesmith.site import layout
 from rulesmith.site.pages import PageContext
@@ -55,9 +56,26 @@ class AidContext(PageContext):
 
     @property
     def output(self) -> Output:
-        """On paper: a link to what is on this aid, with its page number; the rest by name."""
-        return Output(self.index, self.href, icon=self.icon, marker=self.value_marker,
-                      after_link=lambda key: str(page_mention(self.anchor(self.on_aid(key)))))
+        """On paper: a link to what is on this aid, with its page number; the rest by name; a
+        gap's mark holds the place its note may be called from (notes.at)."""
+        return AidOutput(self.index, self.href, icon=self.icon, marker=self.value_marker,
+                         after_link=lambda key: str(page_mention(self.anchor(self.on_aid(key)))))
+
+    # ---- notes at the foot of the page of their mark (aids/notes.py)
+
+    @staticmethod
+    def note_at(key: str, inner: str | None = None) -> Markup:
+        """The place a note about an item (or a field or cell "row.column" of it) is called from."""
+        return Markup(notes.at(key + (f"#{inner}" if inner else "")))
+
+    @staticmethod
+    def cell_key(table: model.Table, row: list, column: int) -> str:
+        return affects.cell_key(table, row, column)
+
+    def with_notes(self, html: str, groups: list[dict], note) -> Markup:
+        """A block of the aid with each of its notes called from its mark (`note(c, group)`
+        renders one)."""
+        return Markup(notes.placed(str(html), [(group["places"], str(note(self, group))) for group in groups]))
 
     def _place(self, html: str) -> Markup:
         return Markup(html)
@@ -231,6 +249,14 @@ class AidContext(PageContext):
         height = sum(max(text_lines(str(cell) or "-", width_mm / columns - 2, body_pt) for cell in row) * line
                      for row in rows)
         return height + 8 + (4 if table.description else 0)
+
+
+class AidOutput(Output):
+    """References as an aid prints them: a gap's mark is also where its note is called from."""
+
+    def reference(self, target: str, label: str | None) -> str:
+        shown = super().reference(target, label)
+        return shown + notes.at(target) if target.startswith("gap:") else shown
 
 
 def titled(svg_html: str, label: str) -> str:

@@ -10,7 +10,7 @@ import jinja2
 from markupsafe import Markup
 
 from rulesmith import words
-from rulesmith.aids import charts, contents, stamp, structure
+from rulesmith.aids import charts, contents, notes, stamp, structure
 from rulesmith.aids.context import AidContext, titled
 from rulesmith.aids.kinds import AidKind, Paper, geometry
 from rulesmith.aids.pagerefs import page_mention, pageref
@@ -165,4 +165,4 @@ def render_html(checked: Checked, kind: AidKind, paper: Paper, chart_cache: Path
         variables["front_gaps"] = contents.gaps_in(game, index, front)
         variables["table_gaps"] = contents.gaps_in(game, index, {f"table:{t.id}" for t in variables["bot_tables"]})
         variables["body"] = [(e, contents.gaps_in(game, index, contents.entry_keys(game, e))) for e in plan["body"]]
-    return structure.alt_texts(environment(language).get_template(kind.template).render(**variables))
+    return notes.clear(structure.alt_texts(environment(language).get_template(kind.template).render(**variables)))

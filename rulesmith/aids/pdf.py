@@ -31,9 +31,9 @@ import weasyprint
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
 from rulesmith import fingerprint
-from rulesmith.aids import balance, document, pagerefs, stamp, structure
+from rulesmith.aids import balance, document, notes, pagerefs, stamp, structure
 from rulesmith.aids.kinds import aid_kinds, aid_path, geometry
-from rulesmith.aids.weasy import anchor_pages, fill_page_numbers, layout_problems, measured_positions
+from rulesmith.aids.weasy import anchor_pages, fill_page_numbers, layout_problems, measured_positions, note_pages
 from rulesmith.content.link import texts
 from rulesmith.files import write_atomic
 from rulesmith.problems import ContentError, Problem
@@ -49,7 +49,8 @@ if TYPE_CHECKING:
 
 TEMPLATES = templates()
 WORKERS = 2
-CACHE_FORMAT = "rulesmith-aid-3"  # 3: header cells carry their scope (aids/structure.py)
+CACHE_FORMAT = "rulesmith-aid-4"  # 4: the number each note prints (Rendered.notes)
+NOTE_LAYOUTS = 8  # at most this many layouts more to set each note once on the page of its mark
 # Tagged PDF (structure tree, language, title, alt text for figures) with the PDF/UA-1
 # identification in its XMP metadata. WeasyPrint 70 leaves the footers (margin boxes) out of
 # the structure tree rather than marking them as artifacts, so the PDF/UA claim is WeasyPrint's
@@ -166,6 +167,8 @@ class Rendered:
     pages: int
     warnings: list[str] = field(default_factory=list)  # WeasyPrint's own (unsupported CSS …)
     layout: list[str] = field(default_factory=list)  # layout_problems(): should stay empty
+    # by each note's number in the HTML: the number it prints and how ("full", "short", "call"; pdf.laid_out)
+    notes: dict[str, list] = field(default_factory=dict)
 
 
 def _digest_files(*folders: Path, skip: tuple[str, ...] = ()) -> str:
@@ -273,22 +276,52 @@ class _Collect(logging.Handler):
 
 def render_document(job: Job) -> weasyprint.Document:
     """Lay out one aid (a WeasyPrint Document) with its page numbers filled in; raises
-    AidError for a refused URL. One layout, unless a page number does not fit its
-    placeholder (see aids/pagerefs.py); then the numbers go into the HTML and the aid is
-    laid out again until they stop moving."""
+    AidError for a refused URL (laid_out)."""
+    return laid_out(job)[0]
+
+
+def laid_out(job: Job) -> tuple[weasyprint.Document, dict[int, tuple[int, str]]]:
+    """Lay out one aid with its page numbers filled in, and the number each of its notes prints
+    (by its number in the HTML, notes.NUMBER: the number it prints, and whether it prints in
+    "full", "short" or only as a "call" of the same note above it). The notes first: a note said again on a page
+    that holds it already is only called there (notes.repeated); a note the layout sets on a
+    later page than its mark takes its mark's row there (notes.to_next_page); a note said on an
+    earlier page prints in short (notes.said_before). Then the page
+    numbers: one layout more, unless a page number does not fit its placeholder (see
+    aids/pagerefs.py); then the numbers go into the HTML and the aid is laid out again until
+    they stop moving."""
     fetcher = SandboxFetcher(job.roots, job.asked_by, aid_name=f"{job.title} ({job.path})")
-    html = _balance_columns(job, fetcher)
+    source = _balance_columns(job, fetcher)
+    repeats: dict[int, int] = {}
+    shorts = notes.said_before(source)
+    html = notes.shown(source, repeats, shorts)
     document = _layout(job, html, fetcher)
+    for _attempt in range(NOTE_LAYOUTS):
+        calls, set_on = note_pages(document, notes.NUMBER)
+        # a repeat stays one while its call is on the page of the note it repeats
+        kept = {n: first for n, first in repeats.items() if calls.get(n) is not None and calls.get(n) == set_on.get(first)}
+        kept.update(notes.repeated(source, calls, set_on, kept))
+        moved = source
+        if kept == repeats:  # no note to leave out: a note set after its mark takes the mark's row along
+            late = {n for n, page in calls.items() if n not in repeats and set_on.get(n, page) != page}
+            moved = notes.to_next_page(source, late) if late else source
+        if kept == repeats and moved == source:
+            break
+        source, repeats = moved, kept
+        html = notes.shown(source, repeats, shorts)
+        document = _layout(job, html, fetcher)
+    printed = {n: (shown, "call" if n in repeats else "short" if n in shorts else "full")
+               for n, shown in notes.numbers(source, repeats).items()}
     pages = anchor_pages(document)
     if fill_page_numbers(document, pages):
-        return document
+        return document, printed
     for _attempt in range(4):
         document = _layout(job, pagerefs.number_pages(html, pages), fetcher)
         found = anchor_pages(document)
         if found == pages:
             break
         pages = found
-    return document
+    return document, printed
 
 
 def _balance_columns(job: Job, fetcher: SandboxFetcher) -> str:
@@ -325,28 +358,30 @@ def render(job: Job) -> Rendered:
     logger = logging.getLogger("weasyprint")
     logger.addHandler(collect)
     try:
-        document = render_document(job)
+        document, printed = laid_out(job)
         try:
             pdf = structure.complete(document.write_pdf(**PDF_OPTIONS))
         except SandboxError as error:
             raise AidError([error.problem]) from None
     finally:
         logger.removeHandler(collect)
-    return Rendered(pdf, len(document.pages), collect.messages, layout_problems(document))
+    return Rendered(pdf, len(document.pages), collect.messages, layout_problems(document),
+                    {str(n): list(shown) for n, shown in printed.items()})
 
 
 def _cached(job: Job, cache: Path) -> Rendered | None:
     pdf, meta = cache / f"{job.key()}.pdf", cache / f"{job.key()}.json"
     if pdf.exists() and meta.exists():
         info = json.loads(meta.read_text())
-        return Rendered(pdf.read_bytes(), info["pages"], info["warnings"], info["layout"])
+        return Rendered(pdf.read_bytes(), info["pages"], info["warnings"], info["layout"], info["notes"])
     return None
 
 
 def _store(job: Job, result: Rendered, cache: Path) -> None:
     cache.mkdir(parents=True, exist_ok=True)
     for suffix, data in ((".pdf", result.pdf),
-                         (".json", json.dumps({"pages": result.pages, "warnings": result.warnings, "layout": result.layout}).encode())):
+                         (".json", json.dumps({"pages": result.pages, "warnings": result.warnings, "layout": result.layout,
+                                     "notes": result.notes}).encode())):
         write_atomic(cache / f"{job.key()}{suffix}", data)
 
 

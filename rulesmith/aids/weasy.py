@@ -176,6 +176,35 @@ def _pull_back(line: list, box, end: float, shift: float) -> None:
 
 
 
+def note_pages(document: weasyprint.Document, number: str) -> tuple[dict[int, int], dict[int, int]]:
+    """By the numbers (attribute `number`) of the notes: the page (from 0) of each note's call
+    (a footnote's call, or a `note-call` span that calls a note printed above it), and the page
+    each footnote is set on."""
+    calls: dict[int, int] = {}
+    notes: dict[int, int] = {}
+
+    def walk(box, page: int) -> None:
+        element = box.element
+        if element is not None and element.get(number) is not None:
+            tag = getattr(box, "element_tag", "") or ""
+            if tag.endswith("::footnote-call") or "note-call" in (element.get("class") or "").split():
+                calls.setdefault(int(element.get(number)), page)
+            elif not tag.endswith("::footnote-marker"):
+                notes.setdefault(int(element.get(number)), page)
+        for child in getattr(box, "children", []):
+            walk(child, page)
+
+    for page, box in enumerate(page_boxes(document)):
+        walk(box, page)
+    return calls, notes
+
+
+def late_notes(document: weasyprint.Document, number: str) -> set[int]:
+    """The numbers (attribute `number`) of the footnotes laid out on another page than their call."""
+    calls, notes = note_pages(document, number)
+    return {n for n, page in calls.items() if notes.get(n, page) != page}
+
+
 def measured_positions(document: weasyprint.Document, piece: str, block: str) -> tuple[dict[int, float], dict[int, float]]:
     """From a measuring layout (aids/balance.py): the top (px) of the first box of every
     element marked `piece`, and the bottom of every element marked `block`, by their numbers."""

@@ -551,8 +551,10 @@ def gaps_of(game: Game, language: str = words.ENGLISH) -> list[dict]:
     found = []
     _ = words.of(language).gettext
 
-    def add(key, title, status, note, where):
-        found.append({"key": key, "title": title, "status": status, "note": note or "", "where": where, "anchor": ""})
+    def add(key, title, status, note, where, inner=None):
+        # inner: the field or cell ("row.column") of the item the note is about, None for the item
+        found.append({"key": key, "title": title, "status": status, "note": note or "", "where": where, "anchor": "",
+                      "inner": inner})
 
     for kind in game.kinds:
         have = len(game.entities_of(kind.id))
@@ -570,7 +572,8 @@ def gaps_of(game: Game, language: str = words.ENGLISH) -> list[dict]:
         for name, raw in entity.fields.items():
             value = Value.of(raw)
             if value.doubtful:
-                add(key, f"{entity.name}: {field_name(game, entity, name)}", value.status, value.note, entity.where("fields", name))
+                add(key, f"{entity.name}: {field_name(game, entity, name)}", value.status, value.note,
+                    entity.where("fields", name), name)
     for section, _page in game.all_sections():
         if statuses.doubtful(section.status):
             add(f"rule:{section.id}", section.title, section.status, section.note, section.where())
@@ -583,7 +586,8 @@ def gaps_of(game: Game, language: str = words.ENGLISH) -> list[dict]:
                 if value.doubtful:
                     column = table.columns[c].title if c < len(table.columns) else c
                     add(f"table:{table.id}", f"{table.title}: {row_label(game, table, row)} / {column}",
-                        value.status, value.note, table.where("rows", r, c))
+                        value.status, value.note, table.where("rows", r, c),
+                        affects.cell_key(table, row, c) if c < len(table.columns) else None)
     for item_type in (PROCEDURE, EXAMPLE):
         for item in items_of(game, item_type):
             if statuses.doubtful(item.status):

@@ -244,3 +244,63 @@ def test_deep_states_parts_follow_the_rulebook(shipped_games):
     lines = first_lines(game)
     places = [lines[p.procedure] for p in game.bot.turn.parts if p.procedure in lines]
     assert places == sorted(places)
+
+
+# ---------------------------------------------------------------- every own mark on every aid
+
+def aid_status_misses(aids, checked) -> list[str]:
+    """Every item an aid prints under its own heading or name (contents.shown_keys) with a status
+    of its own shows its printed mark right after its name; every marked field or cell of it shows
+    its status's short words after its value. A4 and Letter, each from its text layer. (The gaps
+    at every place: tests/content/test_gap_markers.py pdf_misses.)"""
+    from rulesmith.aids import contents
+    from rulesmith.aids import kinds as aidkinds
+    from rulesmith.values.expressions import plain
+    from rulesmith.values.fieldtypes import Value
+
+    def near(text: str, lead: str, words: str, slack: int) -> bool:
+        """Are `words` printed within `slack` characters after `lead` (a row's key is read as its
+        printed label: case aside)?"""
+        text, lead, words = text.lower(), lead.lower(), words.lower()
+        return any(words in text[m.end():m.end() + slack] for m in re.finditer(re.escape(lead), text))
+
+    missing = []
+    for item in checked:
+        game, index = item.game, item.index
+        for kind in aidkinds.kinds():
+            shown = contents.shown_keys(game, index, kind)
+            for paper in aidkinds.geometry().papers:
+                path = f"downloads/{game.id}/{kind.key}-{paper.key}.pdf"
+                if path not in aids.results:
+                    continue
+                text = " ".join(" ".join(aids.texts(path)).split())  # one line: a name may wrap
+                for _type, key, found in all_items(game):
+                    if key not in shown or isinstance(found, model.Gap):
+                        continue
+                    mark = marks.own(found)
+                    name = " ".join(index.name(key).split())
+                    if mark is not None and not near(text, name, f" {statuses.of(mark.status).mark}", 200):
+                        missing.append(f"{path}: {key} without its mark '{statuses.of(mark.status).mark}'")
+                    values = []
+                    if isinstance(found, model.Entity):
+                        values = [(spec.name + ":", found.fields.get(spec.id), found.status)
+                                  for spec in game.kind(found.kind).fields if spec.id in found.fields]
+                    elif isinstance(found, model.Table):
+                        # a row is read by its printed label: the name of the entity its key names, else the key
+                        names = {e.id: e.name for e in game.entities}
+                        values = [(names.get(str(plain(row[0])), str(plain(row[0]))), cell, statuses.VERIFIED)
+                                  for row in found.rows for cell in row]
+                    for lead, raw, status in values:
+                        own = marks.value(raw, status)
+                        if own is None or (raw is not None and Value.of(raw).missing and isinstance(found, model.Entity)):
+                            continue  # an entity's missing field is named in its list of missing fields, with the mark
+                        words = statuses.of(own.status).short
+                        if not near(text, " ".join(lead.split()), words, 900):
+                            missing.append(f"{path}: {key}, {lead} without '{words}'")
+    return missing
+
+
+def test_every_item_status_shows_in_every_aid_that_prints_it(real, shipped_games):
+    checked = list(shipped_games.values())
+    assert any(marks.own(found) for c in checked for _t, _k, found in all_items(c.game))
+    assert aid_status_misses(real, checked) == []
