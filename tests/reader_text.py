@@ -136,6 +136,7 @@ def foreign_names(text: str, vocabulary: Vocabulary) -> list[Hit]:
 
 
 _PAGE_REFERENCE = re.compile(r"([^\s“”\"]+)[ \u00a0]p\.(?:\d+|\?)(?!\w)")  # an aid's "Antiterror p.3"
+_NOTE_BEFORE = re.compile(r"\bnote \d+$")  # a note's number (aids/notes.py), before the page it is on
 
 
 def _last_word(name: str) -> str:
@@ -148,6 +149,8 @@ def page_references(text: str, vocabulary: Vocabulary) -> list[Hit]:
     ("Storms p.2" as every aid's example) came from a template."""
     found = []
     for m in _PAGE_REFERENCE.finditer(text):
+        if _NOTE_BEFORE.search(text, max(0, m.start(1) - 6), m.end(1)):  # "(in full: note 2 p.2)": a note of the aid, on its page
+            continue
         if vocabulary.name_ends and _last_word(m.group(1)) not in vocabulary.name_ends:
             found.append(_around(text, m.start(), m.end()))
     return found
