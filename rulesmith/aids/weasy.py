@@ -199,12 +199,6 @@ def note_pages(document: weasyprint.Document, number: str) -> tuple[dict[int, in
     return calls, notes
 
 
-def late_notes(document: weasyprint.Document, number: str) -> set[int]:
-    """The numbers (attribute `number`) of the footnotes laid out on another page than their call."""
-    calls, notes = note_pages(document, number)
-    return {n for n, page in calls.items() if notes.get(n, page) != page}
-
-
 def measured_positions(document: weasyprint.Document, piece: str, block: str) -> tuple[dict[int, float], dict[int, float]]:
     """From a measuring layout (aids/balance.py): the top (px) of the first box of every
     element marked `piece`, and the bottom of every element marked `block`, by their numbers."""
