@@ -386,12 +386,7 @@ def _build_site(engine: str, site: Path, parts: list[_Part], cache: Path | None 
         root, others = parts[0], parts[1:]
         if root.current or root.incremental:
             shutil.copytree(site, staging, dirs_exist_ok=True, symlinks=True)
-        if root.incremental:
-            INCREMENTAL[engine](root.config, staging)
-        elif not root.current:
-            ENGINES[engine](root.config, staging)
-        if not root.current:
-            finish_site(staging, root.games, language=root.language)
+        _make_part(engine, root, staging)
         for part in others:
             target = staging / part.folder
             if part.current or part.incremental:
@@ -399,12 +394,7 @@ def _build_site(engine: str, site: Path, parts: list[_Part], cache: Path | None 
                     shutil.copytree(site / part.folder, target, symlinks=True)
             else:
                 shutil.rmtree(target, ignore_errors=True)
-            if part.incremental:
-                INCREMENTAL[engine](part.config, target)
-            elif not part.current:
-                ENGINES[engine](part.config, target)
-            if not part.current:
-                finish_site(target, part.games, language=part.language)
+            _make_part(engine, part, target)
         known = {part.folder for part in others}
         for path in list(staging.iterdir()) if known else []:  # a language no game has a catalog in any more
             if path.is_dir() and len(path.name) <= 8 and (path / "sitemap.xml").exists() and path.name not in known \
@@ -416,6 +406,18 @@ def _build_site(engine: str, site: Path, parts: list[_Part], cache: Path | None 
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+
+
+def _make_part(engine: str, part: _Part, target: Path) -> None:
+    """One language's part of the site into `target`: as it is when current, the changed pages
+    only when incremental (`target` then holds a copy of the part on disk), else every page; then
+    what the engine does not make (finish_site)."""
+    if part.incremental:
+        INCREMENTAL[engine](part.config, target)
+    elif not part.current:
+        ENGINES[engine](part.config, target)
+    if not part.current:
+        finish_site(target, part.games, language=part.language)
 
 
 STAGING = ".site-"  # a site being built, or the old one being removed: .site-<pid>-…
