@@ -105,6 +105,36 @@ def test_the_bot_turns_label_carries_its_own_mark_on_the_german_page(real_site, 
     assert f"{title.english}. {first}" in english, first
 
 
+def nav_items(html: str) -> dict[str, str]:
+    """The navigation's links and labels as read: {title: the attributes of its tag}."""
+    return {title.strip(): attributes for attributes, title in re.findall(
+        r'<(?:a|label) ([^>]*class="md-nav__link[^>]*)>\s*<span class="md-ellipsis">\s*([^<]*?)\s*</span>', html)}
+
+
+def test_the_german_navigation_says_which_titles_are_english(real_site, shipped_games):
+    """A page whose title is not yet translated is English in the navigation too (`lang="en"`),
+    as its texts are on the page; a translated title, and the tool's words, are not."""
+    translation = freshness.translation(shipped_games["deep-state"].game, "de")
+    assert translation.text("rule:doctrine-of-supremacy.title").state == freshness.MISSING
+    assert translation.text("procedure:hoc-high-society.title").state == freshness.TRANSLATED
+    for page in ("de/deep-state/rules/brute-force.html", "de/deep-state/tables.html", "de/index.html"):
+        nav = nav_items(read(real_site, page))
+        assert len(nav) > 5, page
+        if page != "de/index.html":
+            assert 'lang="en"' in nav["Doctrine of Supremacy"], page
+            assert 'lang="en"' in nav["Trend cards"], page  # a kind's plural
+            assert 'lang="en"' in nav["Falcon: capturing a trend"], page  # a procedure
+            assert 'lang="en"' not in nav["HOC: High-Society-Karten erbeuten"], page
+            assert 'lang="en"' not in nav["Zug des Bots"] and 'lang="en"' not in nav["Regeln"], page
+        assert 'lang="en"' in nav["Deep State: Global Conspiracy and High Society"], page  # the game's name
+        assert 'lang="en"' not in nav["Startseite"], page
+    nav = nav_items(read(real_site, "de/deep-state/rules/brute-force.html"))
+    assert 'lang="en"' in nav["Brute Force"]  # the page's own title, where the navigation is open at it
+    assert 'lang="en"' not in nav["Antiterror Project"]  # the page's own headings are the page's to mark
+    english = nav_items(read(real_site, "deep-state/rules/brute-force.html"))
+    assert not any('lang="en"' in attributes for attributes in english.values())
+
+
 def test_a_game_without_a_german_catalog_is_english_marked_once_per_page(real_site):
     for page in ("de/statecraft/index.html", "de/statecraft/glossary.html", "de/dei/tables.html"):
         shown = text_of(read(real_site, page))
