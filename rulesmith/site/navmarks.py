@@ -34,11 +34,6 @@ _ITEM = re.compile(r'(<(?:a href="([^"]*)"|label) class="md-nav__link[^"]*"(?: f
                    r'(>\s*<span class="md-ellipsis">\s*)([^<]*?)(?=\s*</span>)')
 
 
-def _missing(text: object) -> bool:
-    found = translated.mark(text)
-    return found is not None and found.state == translated.MISSING
-
-
 def english_titles(game: Game) -> tuple[set[str], set[str]]:
     """(the pages, as built .html paths, whose navigation title is English; the group labels
     that are: the game's name) of a game shown in another language."""
@@ -46,9 +41,9 @@ def english_titles(game: Game) -> tuple[set[str], set[str]]:
     titled = [(f"rule:{s.id}", s.title) for s in game.sections] + [(f"kind:{k.id}", k.plural) for k in game.kinds]
     titled += [(f"procedure:{p.id}", p.title) for p in game.procedures]
     for key, title in titled:
-        if _missing(title):
+        if translated.missing(title):
             pages.add(layout.page_of(game, key)[0].removesuffix(".md") + ".html")
-    labels = {game.info.name} if _missing(game.info.name) else set()
+    labels = {game.info.name} if translated.missing(game.info.name) else set()
     return pages, labels
 
 

@@ -207,6 +207,34 @@ def test_a_reader_at_an_item_switches_to_german_and_stays_on_the_item(phone):
     assert alternates == [[True, "en", "deep-state/tables.html"], [True, "de", "de/deep-state/tables.html"]]
 
 
+def test_the_german_bot_turn_says_which_state_names_are_english(phone, real_site, shipped_games):
+    """The bot's state, remembered in the line above the turn and offered in the set-up form,
+    is named from the translated game: a name not yet translated ("Difficulty level") is the
+    English, said to be English (`lang="en"`), a translated one is not."""
+    page, base = phone
+    translation = freshness.translation(shipped_games["deep-state"].game, "de")
+    assert translation.text("bot:state-difficulty.name").state == freshness.MISSING
+    html = read(real_site, "de/deep-state/bot-turn.html")
+    assert '<span lang="en">Difficulty level</span>' in html  # the form's label and the list of the state
+    assert '<option value="medium" lang="en" selected>Medium</option>' in html
+    assert 'lang="en">Difficulty level' not in read(real_site, "deep-state/bot-turn.html")
+    page.goto(f"{base}/de/deep-state/bot-turn.html")
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    page.locator(".rs-bot__setup button[type=submit]").click()
+    line = page.locator(".rs-bot__state")
+    line.wait_for(state="visible")
+    english = line.evaluate("e => [...e.querySelectorAll('[lang=en]')].map(s => s.textContent)")
+    assert english[:2] == ["Difficulty level", "Medium"], english
+    assert line.inner_text().startswith("Difficulty level Medium · "), line.inner_text()
+    page.goto(f"{base}/deep-state/bot-turn.html")  # the English page's line as before: plain text
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    page.locator(".rs-bot__setup button[type=submit]").click()
+    page.locator(".rs-bot__state").wait_for(state="visible")
+    assert page.locator(".rs-bot__state [lang]").count() == 0
+
+
 def test_a_search_with_a_missing_accent_finds_the_german_word(phone):
     page, base = phone
     page.goto(f"{base}/de/deep-state/index.html")
