@@ -397,16 +397,24 @@ def site_texts(site: Path) -> dict[str, str]:
     return found
 
 
+_HTML_LANG = re.compile(r'<html lang="([^"]+)"')
+
+
 def search_entries(site: Path) -> list[dict]:
     """Every entry of every search index file of a built site (one per game, and the site's own);
-    of the site in the site's own language, or of one language's site (site/<lang>)."""
+    of the site in the site's own language, or of one language's site (site/<lang>). Each says
+    the site's language (`language`: its home page's <html lang>), whose stop words its search
+    leaves out of a query."""
     from rulesmith.site import search
 
     files = sorted((site / search.FOLDER).glob("*.js"))
+    home = site / "index.html"
+    said = _HTML_LANG.search(home.read_text(encoding="utf-8")) if home.is_file() else None
+    language = said.group(1) if said else "en"
     found = []
     for path in files:
         try:
-            found += search.entries(search.read_index(path))
+            found += [entry | {"language": language} for entry in search.entries(search.read_index(path))]
         except ValueError:
             continue  # search.js and the library itself
     assert found, f"no search index under {site / search.FOLDER}: the reader's-text check reads every entry of it"
@@ -414,11 +422,13 @@ def search_entries(site: Path) -> list[dict]:
 
 
 def search_holds(entry: dict, phrase: str) -> bool:
-    """Whether a search entry finds a phrase: each of its words is in the entry."""
+    """Whether a search entry finds a phrase: each of its words is in the entry, but the stop
+    words of its site's language (search.stop_words), which the site's search leaves out of a query."""
     from rulesmith.site import search
 
     held = set(str(entry["words"]).split()) | set(search.words(entry["title"] + " " + entry["text"]))
-    return all(word in held for word in search.words(phrase) if word not in search.STOP_WORDS)
+    stop = search.stop_words(entry.get("language", "en"))
+    return all(word in held for word in search.words(phrase) if word not in stop)
 
 
 def search_texts(site: Path) -> dict[str, str]:
