@@ -245,6 +245,33 @@ def test_a_search_with_a_missing_accent_finds_the_german_word(phone):
     assert all("/de/" in r["href"] for r in found), found
 
 
+def test_a_german_query_with_a_stop_word_and_a_missing_accent_finds_the_german_entry(phone, real_site):
+    """Typed as a German reader types it: "und" (a German stop word, which no entry of the German
+    index holds) is left out of the query, and "Terrorismusbekampfung" finds
+    "Terrorismusbekämpfung": the results are the entries that hold both words. Were "und" a word
+    of the query, no entry would hold all three and the search would show every entry that holds
+    any (as it does for a word no entry holds)."""
+    from reader_text import search_entries
+
+    from rulesmith.site import search as site_search
+
+    assert "und" in site_search.stop_words("de") and "und" not in site_search.STOP_WORDS
+    both = {e["location"] for e in search_entries(real_site / "de")
+            if all(any(w.startswith(term) for w in [*str(e["words"]).split(), *site_search.words(f"{e['title']} {e['aliases'] or ''}")])
+                   for term in ("terrorismusbekampfung", "kompatibilitat"))}  # as search.js searches: title, aliases, words
+    page, base = phone
+    page.goto(f"{base}/de/deep-state/index.html")
+    page.wait_for_load_state("load")
+    found = search(page, "Terrorismusbekampfung und Kompatibilitat", said=("Treffer", "Nichts gefunden"))
+    assert any(r["title"] == "TERRORISMUSBEKÄMPFUNG" and r["href"].endswith("/de/deep-state/glossary.html#counter-terrorism")
+               for r in found), found
+    shown = {r["href"].split("/de/", 1)[1] for r in found}
+    assert shown and shown <= both, (shown, both)
+    page.keyboard.press("Escape")  # the search closed, as a reader closes it
+    anything = search(page, "Terrorismusbekampfung Quarkstrudel Kompatibilitat", said=("Treffer", "Nichts gefunden"))
+    assert len(anything) > len(both), anything  # a word no entry holds: every entry holding any of the words
+
+
 # ---------------------------------------------------------------- a maintainer's erratum
 
 def test_an_erratum_to_a_translated_text_shows_it_outdated_with_the_new_english(tmp_path):
