@@ -153,7 +153,7 @@ def script_words(language: str = ENGLISH, scripts: tuple[str, ...] = SCRIPTS) ->
     return json.dumps(table, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
-def extract_yaml(fileobj, keywords, comment_tags, options):
+def extract_yaml(fileobj, _keywords, _comment_tags, options):
     """Babel's extractor for the tool's own YAML of words readers see (babel.cfg: the aid kinds'
     `title` and `contains` in templates/pdf/aids.yaml): the value of each of `options["keys"]`
     (space-separated) at any depth, with its line, for `pybabel extract`. Where the words are
