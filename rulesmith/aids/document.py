@@ -129,7 +129,7 @@ def _solo_pages(checked: Checked, ctx: AidContext, paper: Paper, chart_cache: Pa
         ruled = [r for key in sorted(keys) for r in ctx.current_rulings(key)]  # printed with the procedure or table
         extras += charts.text_height([plain_text(f"Ruling {r.id} ({r.date}): {r.question} {r.answer}", index)
                                       for r in ruled], paper.content_width, geo) + (2 if ruled else 0)
-        placement = charts.place(procedure, index, paper, geo, chart_cache, heading, extras)
+        placement = charts.place(procedure, index, paper, geo, chart_cache, heading, extras, say=ctx._)
         pages.append({"procedure": procedure, "chart": placement, "tables": tables, "gaps": gaps,
                       "anchored": {t.id for t in first}})
     return pages

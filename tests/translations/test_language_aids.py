@@ -94,4 +94,6 @@ def test_the_german_aids_print_the_tools_own_words_in_german(real_language_aids)
         assert not re.search(r"\bp\.\d", text), path  # "S.3" in German, never "p.3"
         assert not re.search(r"\bPage \d+/\d+", text), path
         shorts += len(re.findall(r"\(vollständig: Anmerkung \d+ S\.\d+\)", text))
+        if kind == "solo-aid":  # the flowcharts' end boxes
+            assert re.search(r"\b\d+\. Ende\b", text) and not re.search(r"\b\d+\. End\b", text), path
     assert shorts > 0  # a note said again on a later page, in short
