@@ -151,3 +151,29 @@ def script_words(language: str = ENGLISH, scripts: tuple[str, ...] = SCRIPTS) ->
     words = of(language)
     table = {m: words.gettext(m) for m in script_messages(scripts) if words.gettext(m) != m}
     return json.dumps(table, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def extract_yaml(fileobj, _keywords, _comment_tags, options):
+    """Babel's extractor for the tool's own YAML of words readers see (babel.cfg: the aid kinds'
+    `title` and `contains` in templates/pdf/aids.yaml): the value of each of `options["keys"]`
+    (space-separated) at any depth, with its line, for `pybabel extract`. Where the words are
+    shown, they are translated as any other (`_(kind.title)`)."""
+    import yaml
+
+    wanted = set(options.get("keys", "").split())
+    found: list[tuple[int, str]] = []
+
+    def walk(node) -> None:
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                if isinstance(value, yaml.ScalarNode) and key.value in wanted and value.value:
+                    found.append((value.start_mark.line + 1, value.value))
+                else:
+                    walk(value)
+        elif isinstance(node, yaml.SequenceNode):
+            for item in node.value:
+                walk(item)
+
+    walk(yaml.compose(fileobj.read().decode(options.get("encoding", "utf-8"))))
+    for line, text in found:
+        yield line, None, text, []

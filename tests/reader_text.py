@@ -16,6 +16,7 @@ import html
 import html.parser
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -135,8 +136,19 @@ def foreign_names(text: str, vocabulary: Vocabulary) -> list[Hit]:
     return found
 
 
-_PAGE_REFERENCE = re.compile(r"([^\s“”\"]+)[ \u00a0]p\.(?:\d+|\?)(?!\w)")  # an aid's "Antiterror p.3"
-_NOTE_BEFORE = re.compile(r"\bnote \d+$")  # a note's number (aids/notes.py), before the page it is on
+@lru_cache(maxsize=8)
+def _page_reference(language: str) -> tuple[re.Pattern, re.Pattern]:
+    """In an aid's language (the tool's word catalog): a page reference ("Antiterror p.3", German
+    "Antiterror S.3": aids/pagerefs.PAGE), and a note's number before the page it is on ("(in
+    full: note 2 p.2)", German "(vollständig: Anmerkung 2 S.2)": the word before the number in
+    aids/notes.IN_FULL)."""
+    from rulesmith import words
+    from rulesmith.aids import notes, pagerefs
+
+    said = words.of(language)
+    page = re.escape(said.gettext(pagerefs.PAGE))
+    note = said.gettext(notes.IN_FULL).split("%(number)s")[0].split()[-1]
+    return (re.compile(rf"([^\s“”\"]+)[ \u00a0]{page}(?:\d+|\?)(?!\w)"), re.compile(rf"\b{re.escape(note)} \d+$"))
 
 
 def _last_word(name: str) -> str:
@@ -148,8 +160,10 @@ def page_references(text: str, vocabulary: Vocabulary) -> list[Hit]:
     """A page reference ("Antiterror p.3") names something of this game: one naming nothing of it
     ("Storms p.2" as every aid's example) came from a template."""
     found = []
-    for m in _PAGE_REFERENCE.finditer(text):
-        if _NOTE_BEFORE.search(text, max(0, m.start(1) - 6), m.end(1)):  # "(in full: note 2 p.2)": a note of the aid, on its page
+    reference, note_before = _page_reference(vocabulary.language)
+    for m in reference.finditer(text):
+        # "(in full: note 2 p.2)": a note of the aid, on its page (the note's word and a space before its number)
+        if note_before.search(text, max(0, m.start(1) - len(note_before.pattern)), m.end(1)):
             continue
         if vocabulary.name_ends and _last_word(m.group(1)) not in vocabulary.name_ends:
             found.append(_around(text, m.start(), m.end()))
@@ -195,6 +209,7 @@ class Vocabulary:
     foreign: list[tuple[str, re.Pattern]] = field(default_factory=list)
     name_ends: set[str] = field(default_factory=set)  # the last word of every item's name (page references)
     literal: str = ""  # every text of the game's data as written, whitespace squashed
+    language: str = "en"  # the language its aids print the tool's words in (aids/document.language_of)
 
 
 def vocabulary(checked, others=(), rulebook_texts: list[str] | None = None) -> Vocabulary:
@@ -203,7 +218,9 @@ def vocabulary(checked, others=(), rulebook_texts: list[str] | None = None) -> V
     from rulesmith.content import items
 
     game = checked.game
-    found = Vocabulary()
+    from rulesmith.aids.document import language_of
+
+    found = Vocabulary(language=language_of(checked))
     found.ids.add(game.id)
     found.prefixes |= {t.prefix for t in items.ITEM_TYPES if t.prefix != "entity"} | {"icon", "value"}
     written = [game.info.model_dump(mode="json")] + [plan.model_dump(mode="json") for plan in game.aids]
@@ -380,16 +397,24 @@ def site_texts(site: Path) -> dict[str, str]:
     return found
 
 
+_HTML_LANG = re.compile(r'<html lang="([^"]+)"')
+
+
 def search_entries(site: Path) -> list[dict]:
     """Every entry of every search index file of a built site (one per game, and the site's own);
-    of the site in the site's own language, or of one language's site (site/<lang>)."""
+    of the site in the site's own language, or of one language's site (site/<lang>). Each says
+    the site's language (`language`: its home page's <html lang>), whose stop words its search
+    leaves out of a query."""
     from rulesmith.site import search
 
     files = sorted((site / search.FOLDER).glob("*.js"))
+    home = site / "index.html"
+    said = _HTML_LANG.search(home.read_text(encoding="utf-8")) if home.is_file() else None
+    language = said.group(1) if said else "en"
     found = []
     for path in files:
         try:
-            found += search.entries(search.read_index(path))
+            found += [entry | {"language": language} for entry in search.entries(search.read_index(path))]
         except ValueError:
             continue  # search.js and the library itself
     assert found, f"no search index under {site / search.FOLDER}: the reader's-text check reads every entry of it"
@@ -397,11 +422,13 @@ def search_entries(site: Path) -> list[dict]:
 
 
 def search_holds(entry: dict, phrase: str) -> bool:
-    """Whether a search entry finds a phrase: each of its words is in the entry."""
+    """Whether a search entry finds a phrase: each of its words is in the entry, but the stop
+    words of its site's language (search.stop_words), which the site's search leaves out of a query."""
     from rulesmith.site import search
 
     held = set(str(entry["words"]).split()) | set(search.words(entry["title"] + " " + entry["text"]))
-    return all(word in held for word in search.words(phrase) if word not in search.STOP_WORDS)
+    stop = search.stop_words(entry.get("language", "en"))
+    return all(word in held for word in search.words(phrase) if word not in stop)
 
 
 def search_texts(site: Path) -> dict[str, str]:

@@ -78,7 +78,7 @@ def steps_height(procedure: model.Procedure, index: Index, width_mm: float, colu
 
 
 def place(procedure: model.Procedure, index: Index, paper: Paper, geometry: Geometry, cache: Path,
-          heading_mm: float, extras_mm: float) -> Placement:
+          heading_mm: float, extras_mm: float, say=None) -> Placement:
     """The best layout of the procedure's chart on one page below its heading (`heading_mm`) and
     above what follows the steps (`extras_mm`: the tables it uses, its gaps): the first variant
     whose node text prints at min_font_pt or more, beside its steps or above them; when none
@@ -92,7 +92,7 @@ def place(procedure: model.Procedure, index: Index, paper: Paper, geometry: Geom
     tight = []  # every variant's layouts at the smallest readable scale, with the height they take
     for rankdir, wrap, text in variants:
         svg = procedure_svg(procedure, index, cache, grow=False, rankdir=rankdir, wrap=wrap, font_pt=chart.font_pt,
-                            edge_pt=chart.edge_pt, text=text, compact=not text)
+                            edge_pt=chart.edge_pt, text=text, compact=not text, **({"say": say} if say else {}))
         w, h = (v / PT_PER_MM for v in size_pt(svg))
         options = []
         # Beside: the chart as large as it may be, the steps in the rest of the width.

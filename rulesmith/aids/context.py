@@ -59,7 +59,7 @@ class AidContext(PageContext):
         """On paper: a link to what is on this aid, with its page number; the rest by name; a
         gap's mark holds the place its note may be called from (notes.at)."""
         return AidOutput(self.index, self.href, icon=self.icon, marker=self.value_marker,
-                         after_link=lambda key: str(page_mention(self.anchor(self.on_aid(key)))))
+                         after_link=lambda key: str(page_mention(self.anchor(self.on_aid(key)), self.language)))
 
     # ---- notes at the foot of the page of their mark (aids/notes.py)
 
@@ -152,7 +152,7 @@ class AidContext(PageContext):
 
     def legend(self) -> list[tuple[str, str]]:
         """(mark, meaning) for the legend, in a fixed order."""
-        return [(s.mark, s.label) for s in statuses.marked()]
+        return [(s.mark, self._(s.label)) for s in statuses.marked()]
 
     def page_example(self) -> tuple[str, str] | None:
         """(name, anchor) of something on this aid, for the legend's example of a page reference:

@@ -3,7 +3,7 @@ kind, shared macros and print CSS, the geometry from templates/pdf/aids.yaml).""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING
 
 import jinja2
@@ -29,7 +29,10 @@ TEMPLATES = templates()
 
 
 def css_string(value: str) -> Markup:
-    """A value as a quoted CSS string (for the footer's margin boxes)."""
+    """A value as a quoted CSS string (for the footer's margin boxes): its text, a template's
+    escaped words (`_()`) unescaped first."""
+    if isinstance(value, Markup):
+        value = value.unescape()
     escaped = "".join(c if c.isalnum() or c in " .,:;-_/()%+#&'·–—" else f"\\{ord(c):x} " for c in str(value))
     return Markup(f'"{escaped}"')
 
@@ -42,12 +45,19 @@ def environment(language: str = words.ENGLISH) -> jinja2.Environment:
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["css_string"] = css_string
     env.globals["pageref"] = pageref
-    env.globals["page_mention"] = page_mention
+    env.globals["page_mention"] = partial(page_mention, language=language)
     env.globals["grouped_gaps"] = contents.grouped_gaps
+    env.globals["IN_FULL"] = notes.IN_FULL
     env.globals["STATUSES"] = statuses.TABLE
     env.tests["doubtful"] = statuses.doubtful
     env.globals["geometry"] = geometry()
     return words.install(env, language)
+
+
+def language_of(checked: Checked) -> str:
+    """The language an aid of this game prints the tool's words in: that of a game in another
+    language (commands/build.in_language) that has a catalog in it, else English."""
+    return checked.language if checked.translation is not None and checked.language else words.ENGLISH
 
 
 def translated_up_to(checked: Checked) -> list[str]:
@@ -119,7 +129,7 @@ def _solo_pages(checked: Checked, ctx: AidContext, paper: Paper, chart_cache: Pa
         ruled = [r for key in sorted(keys) for r in ctx.current_rulings(key)]  # printed with the procedure or table
         extras += charts.text_height([plain_text(f"Ruling {r.id} ({r.date}): {r.question} {r.answer}", index)
                                       for r in ruled], paper.content_width, geo) + (2 if ruled else 0)
-        placement = charts.place(procedure, index, paper, geo, chart_cache, heading, extras)
+        placement = charts.place(procedure, index, paper, geo, chart_cache, heading, extras, say=ctx._)
         pages.append({"procedure": procedure, "chart": placement, "tables": tables, "gaps": gaps,
                       "anchored": {t.id for t in first}})
     return pages
@@ -137,14 +147,13 @@ def render_html(checked: Checked, kind: AidKind, paper: Paper, chart_cache: Path
     game, index = checked.game, checked.index
     shown = contents.shown_keys(game, index, kind)
     site = site or {"name": "", "url": ""}
-    # a game in another language (commands/build.in_language): its texts and the tool's words in it
-    language = checked.language if checked.translation is not None and checked.language else words.ENGLISH
+    language = language_of(checked)
     ctx = AidContext(game, index, shown, site["url"], contents.condensed_cover(game, index, kind), language=language)
     latest = stamp.latest_erratum_in(checked, kind)
     plan = contents.planned(game, index, kind.key)
     variables = {
         "game": game, "index": index, "c": ctx, "aid": kind, "paper": paper, "geometry": geometry(),
-        "latest": latest, "latest_text": stamp.latest_erratum_text(latest),
+        "latest": latest, "latest_text": stamp.latest_erratum_text(latest, words.of(language).gettext),
         "current_to": stamp.current_to(checked, kind), "rulings": stamp.rulings_in(checked, kind),
         "changelog": changelog_qr(checked, site["url"]),
         "date": latest.date.isoformat() if latest else None, "plan": plan,

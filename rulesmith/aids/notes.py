@@ -23,6 +23,8 @@ from __future__ import annotations
 import html
 import re
 
+from rulesmith import words
+
 _AT = re.compile(r'<span class="rs-note-at" data-note="[^"]*"></span>')
 _HEADING_END = re.compile(r"</h[1-6]>")
 
@@ -144,6 +146,9 @@ def said_before(document: str) -> dict[int, int]:
 
 
 FULL, SHORT, FIRST = "note-full", "note-short", "note-first"  # the note macro's parts (_macros.html.j2)
+# What the short form of a note says after its title (the note macro: FIRST is the number, then
+# page_mention gives "p." and the page): "(in full: note 2 p.2)".
+IN_FULL = words.N_("(in full: note %(number)s)")
 
 
 def _without(html: str, part: str) -> str:
@@ -166,12 +171,13 @@ def anchor(number: int) -> str:
     return f"rs-note-{number}"
 
 
-def shown(document: str, repeats: dict[int, int], shorts: dict[int, int] | None = None) -> str:
+def shown(document: str, repeats: dict[int, int], shorts: dict[int, int] | None = None,
+          language: str = words.ENGLISH) -> str:
     """The HTML as it prints: each note with the number it prints (SHOWN, print.css.j2 shows it);
     each repeat (a note {its number: the number of the same note, called earlier on the same
     page}) only a call of that note: the reader finds it at the foot of the page; each of
     `shorts` ({note: the first note that says the same}, said_before) its title and the number
-    and page of the first, where it is in full."""
+    and page of the first, where it is in full ("p." in the aid's `language`)."""
     from rulesmith.aids.pagerefs import page_mention
 
     shorts = shorts or {}
@@ -186,7 +192,7 @@ def shown(document: str, repeats: dict[int, int], shorts: dict[int, int] | None 
             if number in shorts:
                 first = shorts[number]
                 body = _without(said, FULL).replace(
-                    f'<span class="{FIRST}"></span>', f"{printed[first]}{page_mention(anchor(first))}")
+                    f'<span class="{FIRST}"></span>', f"{printed[first]}{page_mention(anchor(first), language)}")
             else:
                 body = _without(said, SHORT)
             if number in referred:

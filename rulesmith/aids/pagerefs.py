@@ -13,6 +13,8 @@ import re
 
 from markupsafe import Markup
 
+from rulesmith import words
+
 PAGEREF = re.compile(r'(<span class="pageref" data-for="([^"]+)"[^>]*>)[^<]*(</span>)')
 PAGEREF_CLASS = "pageref"
 PLACEHOLDER = "00"
@@ -25,13 +27,18 @@ def pageref(anchor: str, align: str = "start") -> Markup:
     return Markup(f'<span class="{PAGEREF_CLASS}" data-for="{anchor}"{end}>{PLACEHOLDER}</span>')
 
 
-def page_mention(anchor: str) -> Markup:
-    """What follows a reference to something in the same aid: "p." and the page number's
+# "p." before a page number, as the aid's language abbreviates "page" (German "S.")
+PAGE = words.N_("p.")
+
+
+def page_mention(anchor: str, language: str = words.ENGLISH) -> Markup:
+    """What follows a reference to something in the same aid: "p." (in the aid's language) and the page number's
     placeholder, after a no-break space that is inside the span. A plain space between the link
     and the span would be laid out but not drawn (WeasyPrint drops a space that ends a text
     box), so the text layer would read "Antiterrorp.3"; a no-break space is drawn, and keeps
     the page number on the line of the name it belongs to."""
-    return Markup(f'<span class="{PAGEREF_CLASS}-at">\u00a0p.{pageref(anchor)}</span>')
+    said = Markup.escape(words.gettext(PAGE, language))
+    return Markup(f'<span class="{PAGEREF_CLASS}-at">\u00a0{said}{pageref(anchor)}</span>')
 
 
 def page_number_text(number: int | None) -> str:

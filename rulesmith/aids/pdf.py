@@ -30,7 +30,7 @@ from urllib.parse import unquote, urlsplit
 import weasyprint
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
-from rulesmith import fingerprint
+from rulesmith import fingerprint, words
 from rulesmith.aids import balance, document, notes, pagerefs, stamp, structure
 from rulesmith.aids.kinds import aid_kinds, aid_path, geometry
 from rulesmith.aids.weasy import anchor_pages, fill_page_numbers, layout_problems, measured_positions, note_pages
@@ -294,7 +294,7 @@ def laid_out(job: Job) -> tuple[weasyprint.Document, dict[int, tuple[int, str]]]
     source = _balance_columns(job, fetcher)
     repeats: dict[int, int] = {}
     shorts = notes.said_before(source)
-    html = notes.shown(source, repeats, shorts)
+    html = notes.shown(source, repeats, shorts, job.language or words.ENGLISH)
     document = _layout(job, html, fetcher)
     for _attempt in range(NOTE_LAYOUTS):
         calls, set_on = note_pages(document, notes.NUMBER)
@@ -308,7 +308,7 @@ def laid_out(job: Job) -> tuple[weasyprint.Document, dict[int, tuple[int, str]]]
         if kept == repeats and moved == source:
             break
         source, repeats = moved, kept
-        html = notes.shown(source, repeats, shorts)
+        html = notes.shown(source, repeats, shorts, job.language or words.ENGLISH)
         document = _layout(job, html, fetcher)
     printed = {n: (shown, "call" if n in repeats else "short" if n in shorts else "full")
                for n, shown in notes.numbers(source, repeats).items()}

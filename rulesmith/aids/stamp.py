@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulesmith import words
 from rulesmith.aids import contents
 from rulesmith.content.game import latest_erratum
 from rulesmith.content.link import REFERENCE
@@ -78,6 +79,7 @@ def latest_erratum_in(checked: Checked, kind: AidKind) -> model.Erratum | None:
     return latest_erratum(errata_in(checked, kind))
 
 
-def latest_erratum_text(latest: model.Erratum | None) -> str:
-    """The footer's "Errata: …": date and id of the latest erratum that changed the aid, or none."""
-    return f"{latest.date.isoformat()} ({latest.id})" if latest else "none"
+def latest_erratum_text(latest: model.Erratum | None, say=words.gettext) -> str:
+    """The footer's "Errata: …": date and id of the latest erratum that changed the aid, or none
+    (`say`: the tool's words in the aid's language)."""
+    return f"{latest.date.isoformat()} ({latest.id})" if latest else say("none")

@@ -31,6 +31,7 @@ from rulesmith.site.engines import DEFAULT_ENGINE, ENGINES, INCREMENTAL
 from rulesmith.site.fonts import font_face_css, web_fonts
 from rulesmith.site.mkdocs_config import language as site_language
 from rulesmith.site.mkdocs_config import settings, write_config
+from rulesmith.site.navmarks import mark_english_titles
 from rulesmith.site.notfound import write_404
 from rulesmith.site.pages import language_name, render_site
 from rulesmith.site.search import write_search
@@ -360,6 +361,7 @@ def finish_site(site: Path, games: list, webapp: bool = True, language: str = "e
     not in the preview, where a worker answering from its cache would hide every edit). Every
     page's Content-Security-Policy (site/csp.py) goes in once its scripts are final (the web
     app's links are not scripts) and before the worker's version is taken from the pages."""
+    mark_english_titles(site, games)  # before the index and the policies: the navigation as it is read
     write_search(site, [(game.id, game.info.name) for game in games], language)
     write_404(site)
     write_policies(site)

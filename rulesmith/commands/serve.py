@@ -9,6 +9,9 @@ watches content/, templates/ and mkdocs.yml and, after each change, runs `Previe
    HTML, a few pages instead of ~130 (~0.3 s instead of ~2.2 s). The first build is full, and so
    is any build after the navigation or mkdocs.yml changed, since every page shows the nav.
 
+The site in every other language a game has a catalog in is built the same way under `<lang>/`
+(Preview.build_in), as `rulesmith build` makes it.
+
 Nothing watches the docs folder, so each change causes exactly one build. The docs and site
 folders are temporary: the preview never touches `rulesmith build`'s .build/ (pages and PDFs)
 nor site/. Content problems are printed as file:line:column and the last good pages stay up
@@ -36,7 +39,7 @@ if typing.TYPE_CHECKING:  # watchdog picks the native observer class at run time
 else:
     from watchdog.observers import Observer
 
-from rulesmith.commands.build import finish_site, flowcharts, render_docs
+from rulesmith.commands.build import alternate_links, finish_site, flowcharts, in_language, other_languages, render_docs
 from rulesmith.problems import BuildError, ContentError, UsageError
 from rulesmith.project import project_of_content, templates
 from rulesmith.site import csp, gate
@@ -60,17 +63,44 @@ class Preview:
         self.docs.mkdir()
         self.url = ""  # the server's address, once known
         self.built: tuple[list, bytes] | None = None  # (nav, mkdocs.yml) of the last successful MkDocs build
+        self.built_in: dict[str, tuple[list, bytes]] = {}  # the same, of the site in each other language
         self.kept: dict = {}  # the games that passed, not checked again while unchanged (check_content)
 
-    def config(self, nav: list | None = None, games=()):
+    def config(self, nav: list | None = None, games=(), alternates: list[dict] | None = None):
         from mkdocs.config import load_config
 
-        config_file = write_config(self.project, self.folder, nav or [], trusted=self.trust_config, games=games)
+        config_file = write_config(self.project, self.folder, nav or [], trusted=self.trust_config, games=games,
+                                   alternates=alternates)
         config = load_config(str(config_file), dev_addr=self.dev_addr, hooks=[str(HOOKS)],
                              **({} if nav else {"nav": None}))
         if self.url:
             config.site_url = self.url
         return config
+
+    def build_in(self, checked: list, other: str, language: str, others: list[str], site_name: str, full: bool) -> list:
+        """The site in another language (`build`'s site/<lang>/), under the preview's site: each
+        game in that language, rendered into its own docs folder and built "dirty" as the site's
+        own language is, fully after a full build of that (which empties the whole site) or when
+        its navigation or configuration changed. Its games, for the gate."""
+        from mkdocs.commands.build import build as mkdocs_build
+        from mkdocs.config import load_config
+
+        in_other = in_language(checked, other)
+        games = [c.game for c in in_other]
+        work = self.folder / other
+        nav = render_docs(in_other, flowcharts(in_other, self.project.cache, other), [], work / "docs",
+                          cache=self.project.cache, site_name=site_name, language=other)
+        config_file = write_config(self.project, work, nav, trusted=self.trust_config, games=games, in_other=other,
+                                   alternates=alternate_links(language, others, other))
+        config = load_config(str(config_file), dev_addr=self.dev_addr, hooks=[str(HOOKS)], site_dir=str(self.site / other))
+        if self.url:
+            config.site_url = self.url + other + "/"
+        state = (nav, config_file.read_bytes())
+        full = full or state != self.built_in.get(other)
+        mkdocs_build(config, serve_url=config.site_url, dirty=not full)
+        finish_site(self.site / other, games, webapp=False, language=other)
+        self.built_in[other] = state
+        return games
 
     def build(self) -> None:
         """Never raises (but for Ctrl-C): if the server's builder fails, MkDocs holds every request
@@ -85,15 +115,23 @@ class Preview:
             checked = check_content(self.content, kept=self.kept)
             games = [c.game for c in checked]
             site_settings = settings(self.project, self.trust_config, games)
-            nav = render_docs(checked, flowcharts(checked, self.project.cache, site_language(site_settings)), [], self.docs,
-                              cache=self.project.cache, site_name=site_settings["site_name"],
-                              language=site_language(site_settings))
-            config = self.config(nav, games)
+            language = site_language(site_settings)
+            nav = render_docs(checked, flowcharts(checked, self.project.cache, language), [], self.docs,
+                              cache=self.project.cache, site_name=site_settings["site_name"], language=language)
+            # the site in every other language a game has a catalog in, under site/<lang>/ (as `build` makes it)
+            others = other_languages(checked, language)
+            config = self.config(nav, games, alternate_links(language, others))
             state = (nav, (self.folder / "mkdocs.yml").read_bytes())
             full = state != self.built
+            if full:
+                self.built_in.clear()  # a full build empties the whole site, the other languages' too
             mkdocs_build(config, serve_url=self.url, dirty=not full)
-            finish_site(self.site, [c.game for c in checked], webapp=False)
-            gate.check_site(self.site, [c.game for c in checked], self.project.cache, own=self.url)  # as `build` does
+            finish_site(self.site, [c.game for c in checked], webapp=False, language=language)
+            every_game = list(games)
+            for other in others:
+                every_game += self.build_in(checked, other, language, others, site_settings["site_name"], full)
+            gate.check_site(self.site, every_game, self.project.cache, own=self.url,
+                            languages=tuple(others))  # as `build` does
             # Only now: after a failed build following a change of navigation, the next one is
             # full again. After a failed dirty build, the pages it missed are still older than
             # their Markdown, so the next dirty build catches up.

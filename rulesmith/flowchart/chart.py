@@ -91,7 +91,7 @@ def to_dot(procedure: model.Procedure, index: Index, rankdir: str = "TB", wrap: 
     """DOT for a procedure. The defaults are the site's chart; a player aid may lay the same
     chart out for its page: left to right, narrower labels, or (text=False) step numbers only,
     the steps' text then being printed beside the chart. `say`: the tool's own words (a calling
-    step's "Run …, then go on") in the output's language (rulesmith/words.py)."""
+    step's "Run …, then go on", an end's "End") in the output's language (rulesmith/words.py)."""
     numbers = numbering(procedure)
     nodes = [{"id": n.id, "type": n.type, "number": numbers[n.id],
               "label": _label(n.text, index, wrap) if text else "",
@@ -104,7 +104,7 @@ def to_dot(procedure: model.Procedure, index: Index, rankdir: str = "TB", wrap: 
         for branch in node.branches:
             edges.append({"source": node.id, "target": branch.to,
                           "label": _label(branch.when, index, 18)})
-    return _template().render(procedure_id=procedure.id, nodes=nodes, edges=edges, rankdir=rankdir,
+    return _template().render(procedure_id=procedure.id, nodes=nodes, edges=edges, rankdir=rankdir, end=say(N_("End")),
                               font_pt=font_pt, edge_pt=edge_pt,
                               spacing=("0.2", "0.25") if compact else ("0.35", "0.4"), compact=compact)
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from rulesmith.content import model, turn
 from rulesmith.flowchart.chart import numbering
+from rulesmith.translations import translated
 
 if TYPE_CHECKING:
     from rulesmith.content.game import Game
@@ -89,7 +90,11 @@ def state_choices(game: Game) -> list[dict]:
     (the page draws the form with them, the companion's script fills it again from the same)."""
     assert game.bot is not None
     return [{"id": v.id, "name": v.name, "initial": str(v.initial) if v.initial is not None else turn.state_values(v)[0],
-             "values": [[value, turn.value_name(v, value)] for value in turn.state_values(v)]}
+             "values": [[value, turn.value_name(v, value)] for value in turn.state_values(v)],
+             # on a page in another language, the names shown in English (a missing translation):
+             # the page says them to be English (`lang="en"`, botturn.js)
+             "english": [name for name in [v.name, *(turn.value_name(v, value) for value in turn.state_values(v))]
+                         if translated.missing(name)]}
             for v in game.bot.state]
 
 

@@ -186,10 +186,15 @@ class PageContext:
     def _in_english(text: str | None, html: str, block: bool = False) -> str:
         """A text shown in English on a page in another language (missing), said to be English
         (`lang`: read aloud, hyphenated and searched as English)."""
-        found = translated.mark(text)
-        if found is None or found.state != translated.MISSING or not html:
+        if not translated.missing(text) or not html:
             return str(html)
         return f'<div lang="en">{html}</div>' if block else f'<span lang="en">{html}</span>'
+
+    @staticmethod
+    def english(text: str | None) -> Markup:
+        """` lang="en"` for an element that holds a plain text shown in English on a page in
+        another language (missing), else nothing."""
+        return Markup(' lang="en"' if translated.missing(text) else "")
 
     def translation_mark(self, text: str | None, block: bool = False) -> str:
         """What a reader of another language is shown beside a text that is not plainly translated

@@ -66,6 +66,13 @@ def mark(text: Any) -> Mark | None:
     return Mark(MISSING, None, None)
 
 
+def missing(text: Any) -> bool:
+    """Whether a text is shown in English because its translation is missing (said to be English
+    wherever it is shown: `lang="en"`)."""
+    found = mark(text)
+    return found is not None and found.state == MISSING
+
+
 def translated(game: Game, translation: Translation) -> Game:
     """A copy of the game with every text in the translation's language (see the module)."""
     copied = copy.deepcopy(game)

@@ -7,6 +7,7 @@ Functional only, with generous timeouts: how fast an edit shows up is measured b
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -84,11 +85,11 @@ def _snapshot(folder: Path) -> dict[str, int] | None:
     return {str(p.relative_to(folder)): p.stat().st_mtime_ns for p in folder.rglob("*")}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("serve")
+@contextlib.contextmanager
+def serving(tmp: Path, fixture: Path, first_page: str):
+    """`rulesmith serve` on a copy of a fixture's content, once it serves `first_page`."""
     content = tmp / "content"
-    shutil.copytree(FIXTURE_SITE_CONTENT, content)
+    shutil.copytree(fixture, content, ignore=shutil.ignore_patterns("README.md"))
     (tmp / "scratch").mkdir()
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -100,13 +101,19 @@ def server(tmp_path_factory):
                                 cwd=tmp, stdout=out, stderr=subprocess.STDOUT)
     running = Server(proc, f"http://127.0.0.1:{port}/", log, content, tmp / "scratch")
     try:
-        wait_for("the first page", lambda: running.get(CARDS), running)
+        wait_for("the first page", lambda: running.get(first_page), running)
         yield running
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
     assert _snapshot(BUILD_DOCS) == build_docs, "rulesmith serve changed .build/docs"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with serving(tmp_path_factory.mktemp("serve"), FIXTURE_SITE_CONTENT, CARDS) as running:
+        yield running
 
 
 def test_an_edit_shows_up_with_one_rebuild(server):
@@ -198,3 +205,20 @@ def test_it_stops_on_sigterm_and_removes_its_folder(server):
     server.proc.send_signal(signal.SIGTERM)
     assert server.proc.wait(timeout=TIMEOUT) == 0
     assert not folder.exists()
+
+
+def test_the_preview_shows_the_site_in_every_language_a_catalog_is_in(tmp_path):
+    """As `rulesmith build` makes it: the fixture game `tale` has a German catalog, so the preview
+    serves the German site under de/ (its pages German, each linked to its English one and back),
+    and a translator's saved edit of the catalog shows up there."""
+    with serving(tmp_path, ROOT / "tests" / "fixtures" / "translations", "de/tale/index.html") as preview:
+        german = preview.get("de/tale/index.html") or ""
+        assert '<html lang="de"' in german and "Märchen" in german
+        assert '<link rel="alternate " hreflang="en" href="../../tale/index.html">' in german
+        english = preview.get("tale/index.html") or ""
+        assert '<html lang="en"' in english and '<link rel="alternate " hreflang="de" href="../de/tale/index.html">' in english
+        assert (preview.get("de/search/tale.js") or "").startswith("rulesmithSearch.add(")
+        catalog = preview.content / "tale" / "translations" / "de.po"
+        preview.save("tale/translations/de.po", catalog.read_text(encoding="utf-8").replace('msgstr "Märchen"', 'msgstr "Zaubermärchen"', 1))
+        wait_for("the edited translation", lambda: "Zaubermärchen" in (preview.get("de/tale/index.html") or ""), preview)
+        assert "Zaubermärchen" not in (preview.get("tale/index.html") or "")

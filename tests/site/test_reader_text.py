@@ -89,6 +89,17 @@ def test_a_page_reference_names_something_of_the_game(shipped_games):
     assert matches(rt.page_references(text, statecraft)) == ["Storms p.2"]
 
 
+def test_a_page_reference_and_a_notes_number_are_read_in_the_aids_language():
+    """A German aid says "Antiterror S.3" and "(vollständig: Anmerkung 2 S.5)" (the tool's word
+    catalog): read as the English "p.3" and "(in full: note 2 p.5)" are."""
+    german = rt.Vocabulary(name_ends={"antiterror"}, language="de")
+    text = "Siehe Antiterror S.3. Ein Wert (vollständig: Anmerkung 2 S.5). Storms S.2"
+    assert matches(rt.page_references(text, german)) == ["Storms S.2"]
+    english = rt.Vocabulary(name_ends={"antiterror"})
+    assert matches(rt.page_references("See Antiterror p.3. A value (in full: note 2 p.5). Storms p.2", english)) == ["Storms p.2"]
+    assert matches(rt.page_references(text, english)) == []  # "S.2" is no page reference in English
+
+
 def test_the_vocabulary_holds_the_models_ids_but_not_the_rulebooks_words(shipped_games):
     checked = shipped_games
     deep_state = rt.vocabulary(checked["deep-state"], [])
@@ -201,3 +212,22 @@ def test_every_pdf_reads_as_the_game(which, request):
     texts = {path: rt.pdf_text(result.pdf) for path, result in aids.results.items()}
     assert texts and all(texts.values())
     assert _read_as_text(texts, aids.checked) == []
+
+
+@pytest.mark.site
+def test_a_search_entry_holds_a_phrase_less_the_stop_words_of_its_sites_language(real_site):
+    """search_holds reads a query as the site's search does: the German site's leaves out the
+    German stop words ("nicht", "wieder" …), the English site's its own short list."""
+    from rulesmith.site import search
+
+    german = [e for e in rt.search_entries(real_site / "de") if e["title"].startswith("High-Society-Karten erbeuten")]
+    assert german and all(e["language"] == "de" for e in german)
+    entry = german[0]
+    held = set(str(entry["words"]).split()) | set(search.words(entry["title"] + " " + entry["text"]))
+    # a German stop word that the entry does not hold and the English search would not leave out
+    word = next(w for w in sorted(search.stop_words("de")) if w not in held and w not in search.STOP_WORDS and len(w) > 4)
+    assert rt.search_holds(entry, f"{word} High-Society-Karten erbeuten")
+    assert not rt.search_holds(entry | {"language": "en"}, f"{word} High-Society-Karten erbeuten")
+    english = rt.search_entries(real_site)
+    assert english and all(e["language"] == "en" for e in english)
+    assert not rt.search_holds(entry, "Zwischenablagekarten High-Society-Karten")  # a word it does not hold

@@ -56,3 +56,44 @@ def test_a_translated_high_society_text_is_german_and_a_missing_one_english_mark
     translation = freshness.translation(game, "de")
     assert translation.text("table:high-society-capture.title").state == freshness.TRANSLATED
     assert "Noch nicht übersetzt: auf Englisch" in text  # the rest of the game is English, marked
+
+
+# The aids' own fixed words (templates/pdf/*.j2, aids/*.py) as they print in English, and as the
+# German aid prints them (the tool's word catalog, templates/locale/de.po).
+FIXED_ENGLISH = ("Print at 100 %", "Rules summary", "Solo-bot aid", "Card reference", "In short; in full on the site",
+                 "check the printed component", "the site gives the details", "A reference to something in this aid",
+                 "In this summary", "Procedures, one per page", "The bot's other tables", "Beside each entry",
+                 "The site shows them", "errata and rulings up to", "Not every condition is repeated here",
+                 "Anything newer?", "(in full: note")
+FIXED_GERMAN = {  # short enough to stay on one line of page 1's narrow box
+    "rules-summary": ("REGELÜBERSICHT · A4", "In 100 % drucken", "Daten Version", "Papier A4", "Regelentscheide bis",
+                      "bitte das", "die Website nennt die", "Ein Verweis auf etwas", "In dieser Übersicht",
+                      "Kurz gefasst; vollständig", "Seite 1/", "Nicht bestätigt"),
+    "solo-aid": ("SPIELHILFE SOLO-BOT · A4", "Abläufe, einer pro Seite", "Seite 1/"),
+    "card-reference": ("KARTENREFERENZ · A4", "Neben jedem Eintrag die Zeilen der Spielregel", "Website zeigt sie.",
+                       "sind die Zeilen 12 bis 20 aus", "Tabellen", "Seite 1/"),
+}
+
+
+def test_the_german_aids_print_the_tools_own_words_in_german(real_language_aids):
+    """Page 1's facts and legend, the headings the templates write, the footer and a note's short
+    form ("(vollständig: Anmerkung 2 S.5)") are German; none of the English fixed words is left."""
+    aids = german_aids(real_language_aids)
+    shorts = 0
+    for path, pdf in aids.items():
+        pages = [said(page["text"]) for page in pdf_text.page_layouts(pdf)]
+        text = " ".join(pages)
+        kind = path.split("/")[-1].rsplit("-", 2)[0]
+        expected = [w.replace(" · A4", " · US LETTER") if "letter" in path else w for w in FIXED_GERMAN[kind]]
+        expected = [w for w in expected if w not in ("Papier A4",)] + (["Papier US Letter"] if "letter" in path else [])
+        for german in expected:
+            assert german in text, (path, german)
+        assert "Unverified" not in pages[0], path  # the legend's status labels are the language's too
+        for english in FIXED_ENGLISH:
+            assert english not in text, (path, english)
+        assert not re.search(r"\bp\.\d", text), path  # "S.3" in German, never "p.3"
+        assert not re.search(r"\bPage \d+/\d+", text), path
+        shorts += len(re.findall(r"\(vollständig: Anmerkung \d+ S\.\d+\)", text))
+        if kind == "solo-aid":  # the flowcharts' end boxes
+            assert re.search(r"\b\d+\. Ende\b", text) and not re.search(r"\b\d+\. End\b", text), path
+    assert shorts > 0  # a note said again on a later page, in short

@@ -105,6 +105,36 @@ def test_the_bot_turns_label_carries_its_own_mark_on_the_german_page(real_site, 
     assert f"{title.english}. {first}" in english, first
 
 
+def nav_items(html: str) -> dict[str, str]:
+    """The navigation's links and labels as read: {title: the attributes of its tag}."""
+    return {title.strip(): attributes for attributes, title in re.findall(
+        r'<(?:a|label) ([^>]*class="md-nav__link[^>]*)>\s*<span class="md-ellipsis">\s*([^<]*?)\s*</span>', html)}
+
+
+def test_the_german_navigation_says_which_titles_are_english(real_site, shipped_games):
+    """A page whose title is not yet translated is English in the navigation too (`lang="en"`),
+    as its texts are on the page; a translated title, and the tool's words, are not."""
+    translation = freshness.translation(shipped_games["deep-state"].game, "de")
+    assert translation.text("rule:doctrine-of-supremacy.title").state == freshness.MISSING
+    assert translation.text("procedure:hoc-high-society.title").state == freshness.TRANSLATED
+    for page in ("de/deep-state/rules/brute-force.html", "de/deep-state/tables.html", "de/index.html"):
+        nav = nav_items(read(real_site, page))
+        assert len(nav) > 5, page
+        if page != "de/index.html":
+            assert 'lang="en"' in nav["Doctrine of Supremacy"], page
+            assert 'lang="en"' in nav["Trend cards"], page  # a kind's plural
+            assert 'lang="en"' in nav["Falcon: capturing a trend"], page  # a procedure
+            assert 'lang="en"' not in nav["HOC: High-Society-Karten erbeuten"], page
+            assert 'lang="en"' not in nav["Zug des Bots"] and 'lang="en"' not in nav["Regeln"], page
+        assert 'lang="en"' in nav["Deep State: Global Conspiracy and High Society"], page  # the game's name
+        assert 'lang="en"' not in nav["Startseite"], page
+    nav = nav_items(read(real_site, "de/deep-state/rules/brute-force.html"))
+    assert 'lang="en"' in nav["Brute Force"]  # the page's own title, where the navigation is open at it
+    assert 'lang="en"' not in nav["Antiterror Project"]  # the page's own headings are the page's to mark
+    english = nav_items(read(real_site, "deep-state/rules/brute-force.html"))
+    assert not any('lang="en"' in attributes for attributes in english.values())
+
+
 def test_a_game_without_a_german_catalog_is_english_marked_once_per_page(real_site):
     for page in ("de/statecraft/index.html", "de/statecraft/glossary.html", "de/dei/tables.html"):
         shown = text_of(read(real_site, page))
@@ -177,6 +207,34 @@ def test_a_reader_at_an_item_switches_to_german_and_stays_on_the_item(phone):
     assert alternates == [[True, "en", "deep-state/tables.html"], [True, "de", "de/deep-state/tables.html"]]
 
 
+def test_the_german_bot_turn_says_which_state_names_are_english(phone, real_site, shipped_games):
+    """The bot's state, remembered in the line above the turn and offered in the set-up form,
+    is named from the translated game: a name not yet translated ("Difficulty level") is the
+    English, said to be English (`lang="en"`), a translated one is not."""
+    page, base = phone
+    translation = freshness.translation(shipped_games["deep-state"].game, "de")
+    assert translation.text("bot:state-difficulty.name").state == freshness.MISSING
+    html = read(real_site, "de/deep-state/bot-turn.html")
+    assert '<span lang="en">Difficulty level</span>' in html  # the form's label and the list of the state
+    assert '<option value="medium" lang="en" selected>Medium</option>' in html
+    assert 'lang="en">Difficulty level' not in read(real_site, "deep-state/bot-turn.html")
+    page.goto(f"{base}/de/deep-state/bot-turn.html")
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    page.locator(".rs-bot__setup button[type=submit]").click()
+    line = page.locator(".rs-bot__state")
+    line.wait_for(state="visible")
+    english = line.evaluate("e => [...e.querySelectorAll('[lang=en]')].map(s => s.textContent)")
+    assert english[:2] == ["Difficulty level", "Medium"], english
+    assert line.inner_text().startswith("Difficulty level Medium · "), line.inner_text()
+    page.goto(f"{base}/deep-state/bot-turn.html")  # the English page's line as before: plain text
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    page.locator(".rs-bot__setup button[type=submit]").click()
+    page.locator(".rs-bot__state").wait_for(state="visible")
+    assert page.locator(".rs-bot__state [lang]").count() == 0
+
+
 def test_a_search_with_a_missing_accent_finds_the_german_word(phone):
     page, base = phone
     page.goto(f"{base}/de/deep-state/index.html")
@@ -185,6 +243,33 @@ def test_a_search_with_a_missing_accent_finds_the_german_word(phone):
     assert found, "nothing found"
     assert any("Kompatibilität" in r["title"] for r in found), found
     assert all("/de/" in r["href"] for r in found), found
+
+
+def test_a_german_query_with_a_stop_word_and_a_missing_accent_finds_the_german_entry(phone, real_site):
+    """Typed as a German reader types it: "und" (a German stop word, which no entry of the German
+    index holds) is left out of the query, and "Terrorismusbekampfung" finds
+    "Terrorismusbekämpfung": the results are the entries that hold both words. Were "und" a word
+    of the query, no entry would hold all three and the search would show every entry that holds
+    any (as it does for a word no entry holds)."""
+    from reader_text import search_entries
+
+    from rulesmith.site import search as site_search
+
+    assert "und" in site_search.stop_words("de") and "und" not in site_search.STOP_WORDS
+    both = {e["location"] for e in search_entries(real_site / "de")
+            if all(any(w.startswith(term) for w in [*str(e["words"]).split(), *site_search.words(f"{e['title']} {e['aliases'] or ''}")])
+                   for term in ("terrorismusbekampfung", "kompatibilitat"))}  # as search.js searches: title, aliases, words
+    page, base = phone
+    page.goto(f"{base}/de/deep-state/index.html")
+    page.wait_for_load_state("load")
+    found = search(page, "Terrorismusbekampfung und Kompatibilitat", said=("Treffer", "Nichts gefunden"))
+    assert any(r["title"] == "TERRORISMUSBEKÄMPFUNG" and r["href"].endswith("/de/deep-state/glossary.html#counter-terrorism")
+               for r in found), found
+    shown = {r["href"].split("/de/", 1)[1] for r in found}
+    assert shown and shown <= both, (shown, both)
+    page.keyboard.press("Escape")  # the search closed, as a reader closes it
+    anything = search(page, "Terrorismusbekampfung Quarkstrudel Kompatibilitat", said=("Treffer", "Nichts gefunden"))
+    assert len(anything) > len(both), anything  # a word no entry holds: every entry holding any of the words
 
 
 # ---------------------------------------------------------------- a maintainer's erratum

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 import shutil
 import subprocess
+from html import unescape
 from pathlib import Path
 
 import polib
@@ -686,6 +688,16 @@ def test_a_catalog_edit_lays_out_no_aid_and_renders_no_page_of_the_games_own_lan
     english = {p: p.read_bytes() for p in (site / "downloads").rglob("*.pdf")}
     german = {p: p.read_bytes() for p in (site / "de" / "downloads").rglob("*-de.pdf")}
     assert english and german and all(not p.name.endswith("-de.pdf") for p in english)
+    # The German downloads page and the game's home name the aids and what each holds in German
+    # (the tool's words: templates/pdf/aids.yaml), the English ones in English.
+    for page in ("downloads.html", "tale/index.html"):
+        german_text = re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", (site / "de" / page).read_text(encoding="utf-8"))))
+        english_text = re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", (site / page).read_text(encoding="utf-8"))))
+        assert "Kartenreferenz" in german_text and "Card reference" not in german_text, page
+        assert "Card reference" in english_text and "Kartenreferenz" not in english_text, page
+    german_downloads = (site / "de" / "downloads.html").read_text(encoding="utf-8")
+    assert "Jede Karten- und Materialliste und jede Tabelle" in unescape(german_downloads)
+    assert "Every card and component list" not in unescape(german_downloads)
     po = catalog(content)
     edited = next(e for e in po if e.msgstr and not e.obsolete)
     edited.msgstr += " (neu)"

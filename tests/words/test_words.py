@@ -218,5 +218,7 @@ def test_a_flowchart_says_its_own_words_in_the_site_language():
     german = words.of("de").gettext
     assert "ausführen, dann weiter" in to_dot(calling, checked.index, say=german).replace("<br/>", " ")
     assert "then go on" in to_dot(calling, checked.index).replace("<br/>", " ")  # English, as before
+    assert re.search(r"<b>\d+\. Ende</b>", to_dot(calling, checked.index, say=german))  # an end's box
+    assert re.search(r"<b>\d+\. End</b>", to_dot(calling, checked.index))
     svg = b'<svg width="1" height="1"><g id="graph0" class="graph"><title>x</title></g></svg>'
     assert 'aria-label="Ablaufdiagramm: Turn. Dieselben Schritte stehen unten als Text."' in inline_svg(svg, "Turn", say=german)

@@ -180,6 +180,22 @@
       this.data.state.map(function (v) { return v.name + " " + self.valueName(v.id, state[v.id]); }).join(" · ");
   };
 
+  /* The state in the line above the turn, as stateText says it: a name or value the page shows in
+     English (its translation missing: the state's `english`) is said to be English. */
+  Bot.prototype.showState = function (line, state) {
+    var self = this;
+    line.textContent = "";
+    if (this.count > 1) line.appendChild(document.createTextNode(T("Bot {number}", { number: this.current }) + " · "));
+    this.data.state.forEach(function (v, i) {
+      var english = v.english || [];
+      if (i) line.appendChild(document.createTextNode(" · "));
+      [v.name, self.valueName(v.id, state[v.id])].forEach(function (word, k) {
+        if (k) line.appendChild(document.createTextNode(" "));
+        line.appendChild(english.indexOf(word) >= 0 ? el("span", { lang: "en" }, word) : document.createTextNode(word));
+      });
+    });
+  };
+
   Bot.prototype.title = function (procedure) { return this.data.procedures[procedure].title; };
 
   Bot.prototype.eventName = function (id) {
@@ -240,7 +256,7 @@
     this.stage.hidden = false;
     this.root.querySelector(".rs-bot__top").hidden = false;
     this.root.querySelector(".rs-bot__controls").hidden = false;
-    this.stateLine.textContent = this.stateText(play.vars);
+    this.showState(this.stateLine, play.vars);
     var placed = this.stage.querySelectorAll("[data-chart]"); // the charts outlive the view: back to the root
     for (var p = 0; p < placed.length; p++) this.root.appendChild(placed[p]);
     this.stage.textContent = "";
