@@ -361,7 +361,7 @@ def finish_site(site: Path, games: list, webapp: bool = True, language: str = "e
     not in the preview, where a worker answering from its cache would hide every edit). Every
     page's Content-Security-Policy (site/csp.py) goes in once its scripts are final (the web
     app's links are not scripts) and before the worker's version is taken from the pages."""
-    mark_english_titles(site, games)  # before the index and the policies: the navigation as it is read
+    mark_english_titles(site, games, language)  # before the index and the policies: the navigation as it is read
     write_search(site, [(game.id, game.info.name) for game in games], language)
     write_404(site)
     write_policies(site)

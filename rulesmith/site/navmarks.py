@@ -34,26 +34,32 @@ _ITEM = re.compile(r'(<(?:a href="([^"]*)"|label) class="md-nav__link[^"]*"(?: f
                    r'(>\s*<span class="md-ellipsis">\s*)([^<]*?)(?=\s*</span>)')
 
 
-def english_titles(game: Game) -> tuple[set[str], set[str]]:
+def english_titles(game: Game, language: str) -> tuple[set[str], set[str]]:
     """(the pages, as built .html paths, whose navigation title is English; the group labels
-    that are: the game's name) of a game shown in another language."""
+    that are: the game's name) of a game shown in a site in `language`: the titles not yet
+    translated, or every title of a game with no catalog in that language (shown in English)."""
+    untranslated = language != game.info.language and translated.of(game.info.name) is None
+
+    def english(title: str) -> bool:
+        return untranslated or translated.missing(title)
+
     pages: set[str] = set()
     titled = [(f"rule:{s.id}", s.title) for s in game.sections] + [(f"kind:{k.id}", k.plural) for k in game.kinds]
     titled += [(f"procedure:{p.id}", p.title) for p in game.procedures]
     for key, title in titled:
-        if translated.missing(title):
+        if english(title):
             pages.add(layout.page_of(game, key)[0].removesuffix(".md") + ".html")
-    labels = {game.info.name} if translated.missing(game.info.name) else set()
+    labels = {game.info.name} if english(game.info.name) else set()
     return pages, labels
 
 
-def mark_english_titles(site: Path, games: list[Game]) -> None:
-    """Every page of a built site in another language with `lang="en"` on the navigation's links
-    and labels whose title is English (english_titles)."""
+def mark_english_titles(site: Path, games: list[Game], language: str) -> None:
+    """Every page of a built site in `language` with `lang="en"` on the navigation's links and
+    labels whose title is English (english_titles)."""
     pages: set[str] = set()
     labels: set[str] = set()
     for game in games:
-        found, named = english_titles(game)
+        found, named = english_titles(game, language)
         pages |= found
         labels |= {html.escape(name, quote=False) for name in named}
     if not pages and not labels:

@@ -140,6 +140,12 @@ def test_a_game_without_a_german_catalog_is_english_marked_once_per_page(real_si
         shown = text_of(read(real_site, page))
         assert shown.count("ist nicht übersetzt (Deutsch): seine Texte werden auf Englisch gezeigt.") == 1, page
         assert "Noch nicht übersetzt" not in shown, page  # once per page, not at every text
+        nav = nav_items(read(real_site, page))
+        # its titles in the navigation are English, as its pages are (and the tool's words are not)
+        assert 'lang="en"' in nav["Statecraft"] and 'lang="en"' in nav["D.E.I.: Divide et Impera"], page
+        assert 'lang="en"' not in nav["Startseite"] and 'lang="en"' not in nav["Glossar"], page
+    nav = nav_items(read(real_site, "de/statecraft/glossary.html"))
+    assert 'lang="en"' in nav["Goal of the Game"] and 'lang="en"' in nav["Country cards"]  # a section, a kind
 
 
 def test_the_german_site_has_its_own_search_and_offline_worker(real_site):
