@@ -160,8 +160,16 @@ class PageContext:
         return self._converted[text]
 
     def md(self, text: str | None) -> str:
-        """A Markdown field of the content, as blocks (a paragraph, a list …)."""
-        return self._place(self._in_english(text, self.html(text), block=True) + self.translation_mark(text, block=True))
+        """A Markdown field of the content, as blocks (a paragraph, a list …). The mark of a text
+        not yet translated ends its last paragraph (in the page's language): on a line of its own
+        it would cost a line at every such text, and could part from its text at a page's end."""
+        html = self.html(text)
+        end = html.rstrip()
+        if translated.missing(text) and end.endswith("</p>"):
+            at = len(end) - len("</p>")
+            return self._place(self._in_english(text, end[:at] + self.translation_mark(text, in_english=True) + end[at:],
+                                                block=True))
+        return self._place(self._in_english(text, html, block=True) + self.translation_mark(text, block=True))
 
     def inline(self, text: str | None) -> str:
         """A Markdown field on a line (after a label, in a list item): one paragraph without its <p>."""
@@ -196,12 +204,13 @@ class PageContext:
         another language (missing), else nothing."""
         return Markup(' lang="en"' if translated.missing(text) else "")
 
-    def translation_mark(self, text: str | None, block: bool = False) -> str:
+    def translation_mark(self, text: str | None, block: bool = False, in_english: bool = False) -> str:
         """What a reader of another language is shown beside a text that is not plainly translated
         (translations/translated.py says how it stands): a missing one is the English, marked "not
         yet translated" (in the English's language); an outdated one is the translation, marked
         with the day the English changed, the current English beside it. `block`: after a block
-        (a paragraph, a list), else on its line (a cell, after a label)."""
+        (a paragraph, a list), else on its line (a cell, after a label); `in_english`: on a line of
+        the English text, so said to be in the page's language."""
         found = translated.mark(text)
         if found is None:
             return ""
@@ -209,7 +218,8 @@ class PageContext:
         icon = self.translation_icon()
         if found.state == translated.MISSING:
             said = html_text(_("Not yet translated: in English"))
-            shown = f'<span class="rs-translation rs-translation--missing">{icon}<em>{said}</em></span>'
+            lang = f' lang="{self.language}"' if in_english else ""
+            shown = f'<span class="rs-translation rs-translation--missing"{lang}>{icon}<em>{said}</em></span>'
             return f"<p>{shown}</p>" if block else " " + shown
         said = html_text(_("Outdated translation: the English changed on %(date)s") % {"date": found.changed.isoformat()}
                          if found.changed else _("Outdated translation: the English changed"))
