@@ -198,11 +198,18 @@ def sample_pages(site: Path) -> list[str]:
     return pages
 
 
-AXE_RUN = """async () => {
-  const result = await axe.run(document.querySelector('article.md-content__inner'), {resultTypes: ['violations']});
+AXE_RUN = """async (rules) => {
+  const options = rules ? {resultTypes: ['violations'], runOnly: {type: 'rule', values: rules}} : {resultTypes: ['violations']};
+  const result = await axe.run(document.querySelector('article.md-content__inner'), options);
   return result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
     .flatMap(v => v.nodes.map(n => v.id + ': ' + n.html.slice(0, 100)));
 }"""
+
+# The axe rules whose verdict depends on colours. A page's markup and layout at a width are the same
+# in light and dark (the scheme is a media query on colours only), so every other rule's verdict in
+# dark is its verdict in light: the dark pass asks only these (a third of axe's time was spent
+# asking the rest again).
+AXE_COLOUR_RULES = ["color-contrast", "link-in-text-block"]
 
 
 SIDEWAYS = """() => [...document.querySelectorAll('article table')].map(table => {
@@ -268,7 +275,8 @@ def sweep(site, url, browser):
                 page.goto(f"{url}/{path}")
                 page_ready(page)
                 found[path] = {"tables": page.evaluate(SIDEWAYS), "layout": page.evaluate(LAYOUT),
-                               "axe": page.evaluate(AXE_RUN), "errors": list(errors)}
+                               "axe": page.evaluate(AXE_RUN, AXE_COLOUR_RULES if scheme == "dark" else None),
+                               "errors": list(errors)}
             context.close()
             swept[(width, scheme)] = found
         return swept[(width, scheme)]
@@ -279,7 +287,8 @@ def sweep(site, url, browser):
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width", [390, 1280])
 def test_no_serious_accessibility_violations_in_the_content(sweep, width, scheme):
-    """axe-core on the content area of every sampled page: no serious or critical violation."""
+    """axe-core on the content area of every sampled page: no serious or critical violation (in
+    dark, of the rules that read colours: AXE_COLOUR_RULES; the others' verdicts are light's)."""
     found = []
     for path, seen in sweep(width, scheme).items():
         found += [f"{path}: {v}" for v in seen["axe"]]
