@@ -7,16 +7,48 @@ pytest-xdist worker read, the other finds in the run's shared folder (SHARED, se
 from __future__ import annotations
 
 import functools
+import hashlib
 import io
+import pickle
+from typing import TYPE_CHECKING, TypeVar
 
 import pdfplumber
 import pypdf
+from filelock import FileLock
 
 from rulesmith.aids import kinds as aidkinds
 from rulesmith.aids.kinds import PT_PER_MM
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
 
-@functools.cache
+SHARED: Path | None = None  # the run's folder for what one worker read (set by conftest's `shared`)
+
+Read = TypeVar("Read")
+
+
+def shared(read: Callable[[bytes], Read]) -> Callable[[bytes], Read]:
+    """`read(pdf)` once per test run: in this process from memory, across the workers from SHARED
+    (the first worker to ask reads the PDF under a lock while the other waits, then loads it)."""
+
+    @functools.cache
+    def once(pdf: bytes) -> Read:
+        if SHARED is None:  # outside the suite's run (a test module run by hand)
+            return read(pdf)
+        SHARED.mkdir(parents=True, exist_ok=True)
+        stored = SHARED / f"{read.__name__}-{hashlib.sha256(pdf).hexdigest()}.pickle"
+        with FileLock(str(stored) + ".lock"):
+            if stored.is_file():
+                return pickle.loads(stored.read_bytes())
+            found = read(pdf)
+            stored.write_bytes(pickle.dumps(found))
+            return found
+
+    return functools.wraps(read)(once)
+
+
+@shared
 def page_texts(pdf: bytes) -> tuple[str, ...]:
     """Each page's text, as pypdf extracts it."""
     return tuple(page.extract_text() or "" for page in pypdf.PdfReader(io.BytesIO(pdf)).pages)
@@ -27,7 +59,7 @@ def text(pdf: bytes) -> str:
     return "\n".join(page_texts(pdf))
 
 
-@functools.cache
+@shared
 def page_layouts(pdf: bytes) -> tuple[dict, ...]:
     """Per page: its size, the sizes of its characters, the lowest thing printed above the footer
     (pt from the top), its text (pdfplumber's), its lines, and its lines read column by column."""
