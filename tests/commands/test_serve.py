@@ -192,7 +192,9 @@ def test_the_preview_carries_the_policy_and_its_reload_runs_under_it(server, bro
     policy = page.locator('meta[http-equiv="Content-Security-Policy"]').get_attribute("content")
     page.wait_for_function("() => document.readyState === 'complete'")
     server.rename("beta", "Betamax Reloaded")
-    page.wait_for_function("() => document.body.textContent.includes('Betamax Reloaded')", timeout=TIMEOUT * 1000)
+    # the reload's new document has no body for a moment: the wait asks again rather than fail on it
+    page.wait_for_function("() => !!document.body && document.body.textContent.includes('Betamax Reloaded')",
+                           timeout=TIMEOUT * 1000)
     found = page.evaluate("window.__violations")
     page.close()
     assert "script-src 'self' 'sha256-" in policy and "'unsafe-inline'" not in policy.split(";")[1]
