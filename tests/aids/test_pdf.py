@@ -507,7 +507,7 @@ def test_build_error_survives_the_process_boundary():
     assert copy.problems == error.problems and str(copy) == str(error)
 
 
-# --- issue 13: what a player would print (measured on the PDF's text layer with pdfplumber) -----
+# --- issue 13: what a player would print (measured on the PDF's text layer: tests/pdf_text.py)
 
 from pdf_text import page_layouts as _pages  # noqa: E402
 
@@ -688,8 +688,8 @@ def test_weasy_version_check_fails_loudly_for_another_version(monkeypatch):
 
 
 def test_a_page_reference_is_a_word_of_its_own_in_the_text_layer(each):
-    """'Sailing p.3', not 'Sailingp.3': a search for the name or for 'p.3' finds it (pdfplumber
-    splits words where the text layer has a space or a gap wider than a space)."""
+    """'Sailing p.3', not 'Sailingp.3': a search for the name or for 'p.3' finds it (the page's
+    lines, tests/pdf_text.py, split words where the text layer has a space or a gap wider than 3 pt)."""
     glued = [f"{job.path} page {n}: {m.group(0)!r}" for job in each.jobs
              for n, p in enumerate(_pages(each.results[job.path].pdf), 1)
              for m in re.finditer(r"\S*[A-Za-z)]p\.\d+", p["text"])]

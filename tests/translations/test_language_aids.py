@@ -41,7 +41,7 @@ def test_every_german_aid_says_on_page_1_how_far_its_translation_is_current(real
     assert sorted(aids) == sorted(f"downloads/deep-state/{kind}-{paper}-de.pdf" for kind in
                                   ("rules-summary", "solo-aid", "card-reference") for paper in ("a4", "letter"))
     for path, pdf in aids.items():
-        first = said(pdf_text.page_layouts(pdf)[0]["text"])  # pdfplumber's text of page 1
+        first = said(pdf_text.page_layouts(pdf)[0]["text"])  # page 1's lines as printed
         assert line in first, (path, first[:1500])
         assert "Noch hat niemand diese Übersetzung geprüft." in first, path
         assert pypdf.PdfReader(io.BytesIO(pdf)).trailer["/Root"]["/Lang"] == "de", path
