@@ -198,6 +198,14 @@ class PageContext:
             return str(html)
         return f'<div lang="en">{html}</div>' if block else f'<span lang="en">{html}</span>'
 
+    def heading(self, text: str | None, key: str | None = None) -> Markup:
+        """A Markdown heading's attribute list: the anchor of `key` and, for a text shown in
+        English on a page in another language, `lang="en"` (read aloud and hyphenated as
+        English, as the texts under it are); nothing when it has neither."""
+        attributes = ([f"#{self.anchor(key)}"] if key and self.anchor(key) else []) + (
+            ['lang="en"'] if translated.missing(text) else [])
+        return Markup(" {" + " ".join(attributes) + "}" if attributes else "")
+
     @staticmethod
     def english(text: str | None) -> Markup:
         """` lang="en"` for an element that holds a plain text shown in English on a page in
@@ -217,10 +225,7 @@ class PageContext:
         _ = self._
         icon = self.translation_icon()
         if found.state == translated.MISSING:
-            said = html_text(_("Not yet translated: in English"))
-            lang = f' lang="{self.language}"' if in_english else ""
-            shown = f'<span class="rs-translation rs-translation--missing"{lang}>{icon}<em>{said}</em></span>'
-            return f"<p>{shown}</p>" if block else " " + shown
+            return self.missing_mark(block, in_english)
         said = html_text(_("Outdated translation: the English changed on %(date)s") % {"date": found.changed.isoformat()}
                          if found.changed else _("Outdated translation: the English changed"))
         english = self.html(found.english or "") if block else text_html.inline(self.html(found.english or ""))
@@ -230,6 +235,14 @@ class PageContext:
                     f'<div lang="en">{english}</div></div>')
         return (f' <span class="rs-translation rs-translation--outdated">{icon}<em>{said}</em> {now} '
                 f'<span lang="en">{english}</span></span>')
+
+    def missing_mark(self, block: bool = False, in_english: bool = False) -> str:
+        """The mark of a text shown in English because it is not yet translated: its words, in
+        the page's language, after its icon."""
+        said = html_text(self._("Not yet translated: in English"))
+        lang = f' lang="{self.language}"' if in_english else ""
+        shown = f'<span class="rs-translation rs-translation--missing"{lang}>{self.translation_icon()}<em>{said}</em></span>'
+        return f"<p>{shown}</p>" if block else " " + shown
 
     @staticmethod
     def translation_icon() -> str:

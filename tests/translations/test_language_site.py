@@ -78,6 +78,20 @@ def test_a_missing_text_is_the_english_marked_not_yet_translated(real_site, ship
     assert "Noch nicht übersetzt" not in text_of(read(real_site, "deep-state/rules/brute-force.html"))
 
 
+def test_a_heading_shown_in_english_on_a_german_page_says_it_is_english(real_site):
+    """A heading whose text is not yet translated is English (`lang="en"`: read aloud and
+    hyphenated as English, as the text under it), a translated one is the page's German; in
+    English, no heading says its language."""
+    headings = {unescape(re.sub(r"<[^>]+>", "", m.group(2).split('<a class="headerlink"')[0])).strip(): m.group(1)
+                for page in ("de/deep-state/kinds/alliance.html", "de/deep-state/gaps.html")
+                for m in re.finditer(r"<h[1-6]([^>]*)>(.*?)</h[1-6]>", read(real_site, page), flags=re.S)}
+    assert 'lang="en"' in headings["Interpol"] and 'id="interpol"' in headings["Interpol"]  # an entity's name
+    assert 'lang="en"' in headings["Alliance cards"]  # a kind's plural, the page's title
+    assert 'lang="en"' not in headings["Anzahl der High-Society-Karten"]  # translated
+    english = re.findall(r"<h[1-6][^>]*>", read(real_site, "deep-state/kinds/alliance.html"))
+    assert english and not any("lang=" in h for h in english)
+
+
 def test_the_bot_turns_label_carries_its_own_mark_on_the_german_page(real_site, shipped_games):
     """The Bot turn's title opens its description as a bold label: a text of the game, it says
     how its translation stands as any text does (it lost its mark when the template made it a
