@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from rulesmith.content.link import Index
 
 LONG_TABLE_LINES = 16  # a table of more lines than this may break between its rows
+ENGLISH_MARK = words.ENGLISH.upper()  # "EN": a text on an aid in another language shown in English
 
 
 class AidContext(PageContext):
@@ -84,6 +85,13 @@ class AidContext(PageContext):
     def translation_icon() -> str:
         """On paper a translation's mark is its words, framed (print.css), without the site's icon."""
         return ""
+
+    def missing_mark(self, block: bool = False, in_english: bool = False) -> str:
+        """On paper a text shown in English is marked compactly, ENGLISH_MARK framed, which the
+        legend on page 1 explains once (the site's words beside every text had made the German
+        Deep State rules summary 10 pages, its English 8)."""
+        shown = f'<span class="rs-translation rs-translation--missing"><em>{ENGLISH_MARK}</em></span>'
+        return f"<p>{shown}</p>" if block else " " + shown
 
     # ---- the card reference's compact line references (content/provenance.py)
 

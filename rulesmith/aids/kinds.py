@@ -7,6 +7,8 @@ the Python that measures (chart placement), so the two cannot drift apart.
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -83,9 +85,13 @@ class AidKind:
             return False
         return self.needs != "procedures" or bool(game.procedures)
 
-    def page_budget(self, game: Game) -> int | None:
+    def page_budget(self, game: Game, translated: bool = False) -> int | None:
+        """At most this many pages for the game's aid of this kind (None: no budget); `translated`:
+        in another language than the game's, the budget times aids.yaml's translated_budget."""
         if self.budget is None:
             return None
+        if translated:
+            return math.ceil(self.page_budget(game) * translated_budget())
         held = 0
         if self.budget.get("per_held_chars"):  # the rules the aid holds, printed after its procedures
             plan = game.aid_plan(self.key)
@@ -123,6 +129,11 @@ def geometry() -> Geometry:
 def kinds() -> tuple[AidKind, ...]:
     return tuple(AidKind(k["key"], k["title"], k["template"], k["contains"], k.get("plan", "none"),
                          k.get("needs"), k.get("budget"), tuple(k.get("parts", ()))) for k in _data()["kinds"])
+
+
+def translated_budget() -> float:
+    """How many times its kind's pages an aid in another language may take (aids.yaml)."""
+    return _data()["translated_budget"]
 
 
 def kind(key: str) -> AidKind | None:

@@ -61,8 +61,9 @@ def _aid_kinds() -> str:
         + (f"; at most {k.budget.get('pages', 0)} pages" + (f" + {k.budget['per_procedure']} per procedure"
            if k.budget.get("per_procedure") else "")
            + (f" + 1 per {k.budget['per_held_chars']:,} characters of the rules it holds"
-              if k.budget.get("per_held_chars") else "") if k.budget else "; no page budget") + "."
-        for k in aidkinds.kinds())
+              if k.budget.get("per_held_chars") else "")
+           + f" (in another language, {aidkinds.translated_budget():g} times that)" if k.budget else "; no page budget")
+        + "." for k in aidkinds.kinds())
 
 
 def _checks() -> str:

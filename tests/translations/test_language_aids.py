@@ -55,7 +55,25 @@ def test_a_translated_high_society_text_is_german_and_a_missing_one_english_mark
     game = shipped_games["deep-state"].game
     translation = freshness.translation(game, "de")
     assert translation.text("table:high-society-capture.title").state == freshness.TRANSLATED
-    assert "Noch nicht übersetzt: auf Englisch" in text  # the rest of the game is English, marked
+    # the rest of the game is English, marked compactly "EN", which page 1's legend explains once
+    first = said(pdf_text.page_layouts(pdf)[0]["text"])
+    assert "EN Noch nicht übersetzt: auf Englisch" in first
+    assert text.count("Noch nicht übersetzt") == 1
+    assert "Comintern EN" in text  # a table's cell, shown in English
+
+
+def test_the_german_aids_keep_the_page_budgets_of_the_english(real_language_aids):
+    """A German aid holds what its English one holds, in as many pages as its kind allows a
+    translation (templates/pdf/aids.yaml: a quarter more, for the longer words and the marks of
+    the texts shown in English)."""
+    over = []
+    for job in real_language_aids.jobs:
+        budget = real_language_aids.kind(job).page_budget(real_language_aids.game(job).game, translated=True)
+        pages = real_language_aids.results[job.path].pages
+        print(f"{job.path}: {pages} pages, budget {budget}")
+        if budget is not None and pages > budget:
+            over.append(f"{job.path}: {pages} pages, budget {budget}")
+    assert not over, over
 
 
 # The aids' own fixed words (templates/pdf/*.j2, aids/*.py) as they print in English, and as the
