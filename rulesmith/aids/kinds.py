@@ -8,7 +8,6 @@ the Python that measures (chart placement), so the two cannot drift apart.
 from __future__ import annotations
 
 import math
-
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING

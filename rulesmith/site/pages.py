@@ -95,6 +95,10 @@ def environment(language: str = words.ENGLISH) -> jinja2.Environment:
     return words.install(env, language)
 
 
+# Where a block's last line of text ends: before the closing tags of its last paragraph or list
+# item (and the lists around it) at the very end of the HTML; a table or a quote ends otherwise.
+LAST_LINE_END = re.compile(r"(?:</p>|</li>)(?:\s*</(?:p|li|ul|ol)>)*\s*$")
+
 class PageContext:
     """What a template may ask about the content, relative to the page it renders."""
 
@@ -161,13 +165,14 @@ class PageContext:
 
     def md(self, text: str | None) -> str:
         """A Markdown field of the content, as blocks (a paragraph, a list …). The mark of a text
-        not yet translated ends its last paragraph (in the page's language): on a line of its own
-        it would cost a line at every such text, and could part from its text at a page's end."""
+        not yet translated ends its last paragraph or list item (in the page's language): on a
+        line of its own it would cost a line at every such text, and could part from its text at
+        a page's end (a German aid's page began with a mark alone)."""
         html = self.html(text)
-        end = html.rstrip()
-        if translated.missing(text) and end.endswith("</p>"):
-            at = len(end) - len("</p>")
-            return self._place(self._in_english(text, end[:at] + self.translation_mark(text, in_english=True) + end[at:],
+        last = LAST_LINE_END.search(html) if translated.missing(text) else None
+        if last:
+            at = last.start()
+            return self._place(self._in_english(text, html[:at] + self.translation_mark(text, in_english=True) + html[at:],
                                                 block=True))
         return self._place(self._in_english(text, html, block=True) + self.translation_mark(text, block=True))
 
