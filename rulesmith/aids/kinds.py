@@ -89,8 +89,6 @@ class AidKind:
         in another language than the game's, the budget times aids.yaml's translated_budget."""
         if self.budget is None:
             return None
-        if translated:
-            return math.ceil(self.page_budget(game) * translated_budget())
         held = 0
         if self.budget.get("per_held_chars"):  # the rules the aid holds, printed after its procedures
             plan = game.aid_plan(self.key)
@@ -102,7 +100,8 @@ class AidKind:
                     held += len(section.body)
                     stack += section.sections if entry.subsections else []
             held = -(-held // self.budget["per_held_chars"])
-        return self.budget.get("pages", 0) + self.budget.get("per_procedure", 0) * len(game.procedures) + held
+        pages = self.budget.get("pages", 0) + self.budget.get("per_procedure", 0) * len(game.procedures) + held
+        return math.ceil(pages * translated_budget()) if translated else pages
 
 
 @lru_cache(maxsize=1)
