@@ -251,7 +251,7 @@ def shared(tmp_path_factory, worker_id) -> Shared:
 
     base = tmp_path_factory.getbasetemp()
     shared = Shared((base.parent if worker_id != "master" else base) / "shared")
-    pdf_text.SHARED = shared.root / "pdf-text"  # a PDF's text layer, read by one worker for both
+    pdf_text.SHARED = shared  # a PDF's text layer, read by one worker for both
     return shared
 
 

@@ -3,7 +3,7 @@ of each page (PDFium's, the engine of Chrome's PDF viewer: what a reader who cop
 gets) and its printed layout (page size, character sizes, how far down the page is used, its
 lines as they sit on the page). Both are keyed by the PDF's bytes, so a test that renders a PDF
 of its own reads its own; what one pytest-xdist worker read, the other finds in the run's shared
-folder (SHARED, set by conftest).
+folder (SHARED: conftest's `Shared`, set by its `shared` fixture).
 
 PDFium parses a page in C (milliseconds); pypdf and pdfplumber, in Python, took 0.2-0.5 s a page,
 about 200 s of a run over the 18 real aids. The lines are grouped as pdfplumber groups them
@@ -20,16 +20,16 @@ from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
-from filelock import FileLock
 
 from rulesmith.aids import kinds as aidkinds
 from rulesmith.aids.kinds import PT_PER_MM
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from pathlib import Path
 
-SHARED: Path | None = None  # the run's folder for what one worker read (set by conftest's `shared`)
+    from conftest import Shared
+
+SHARED: Shared | None = None  # the run's shared folder, for what one worker read (set by conftest's `shared`)
 
 Read = TypeVar("Read")
 
@@ -42,9 +42,7 @@ def shared(read: Callable[[bytes], Read]) -> Callable[[bytes], Read]:
     def once(pdf: bytes) -> Read:
         if SHARED is None:  # outside the suite's run (a test module run by hand)
             return read(pdf)
-        SHARED.mkdir(parents=True, exist_ok=True)
-        stored = SHARED / f"{read.__name__}-{hashlib.sha256(pdf).hexdigest()}.pickle"
-        with FileLock(str(stored) + ".lock"):
+        with SHARED.lock(f"pdf-text-{read.__name__}-{hashlib.sha256(pdf).hexdigest()}.pickle") as stored:
             if stored.is_file():
                 return pickle.loads(stored.read_bytes())
             found = read(pdf)
