@@ -113,7 +113,7 @@ def _clusters(items: list, key) -> list[list]:
 
 def _lines(chars: list[Char]) -> list[str]:
     """The page's lines top to bottom, words left to right (pdfplumber's extract_text)."""
-    words: list[tuple[float, float, str]] = []  # (top, x0, text)
+    words: list[tuple[float, str]] = []  # (top, text), each line's words left to right
     for line in _clusters(chars, lambda c: c.top):
         word: list[Char] = []
         for char in [*sorted(line, key=lambda c: c.x0), None]:
@@ -123,9 +123,9 @@ def _lines(chars: list[Char]) -> list[str]:
                 word.append(char)
                 continue
             if word:
-                words.append((min(c.top for c in word), min(c.x0 for c in word), "".join(c.text for c in word)))
+                words.append((min(c.top for c in word), "".join(c.text for c in word)))
             word = [char] if char is not None and not char.text.isspace() else []
-    return [" ".join(w[2] for w in line) for line in _clusters(words, lambda w: w[0])]
+    return [" ".join(w[1] for w in line) for line in _clusters(words, lambda w: w[0])]
 
 
 @shared

@@ -72,7 +72,8 @@ def translated_up_to(checked: Checked) -> list[str]:
     _, ngettext = said.gettext, said.ngettext
     texts = shown.texts()
     day = shown.saved or max((t.current_since for t in texts if t.state == TRANSLATED and t.current_since), default=None)
-    outdated = shown.counts().outdated
+    counts = shown.counts()
+    outdated = counts.outdated
     if day is None:
         line = ngettext("Translated, %(num)d entry outdated", "Translated, %(num)d entries outdated",
                         outdated) % {"num": outdated}
@@ -81,7 +82,6 @@ def translated_up_to(checked: Checked) -> list[str]:
                         "Translated up to %(date)s, %(num)d entries outdated",
                         outdated) % {"date": day.isoformat(), "num": outdated}
     lines = [line + "."]
-    counts = shown.counts()
     if counts.missing:
         lines.append(_("%(missing)s of %(total)s texts are not yet translated: they are shown in English, marked.")
                      % {"missing": counts.missing, "total": counts.total})

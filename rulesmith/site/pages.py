@@ -207,8 +207,8 @@ class PageContext:
         """A Markdown heading's attribute list: the anchor of `key` and, for a text shown in
         English on a page in another language, `lang="en"` (read aloud and hyphenated as
         English, as the texts under it are); nothing when it has neither."""
-        attributes = ([f"#{self.anchor(key)}"] if key and self.anchor(key) else []) + (
-            ['lang="en"'] if translated.missing(text) else [])
+        anchor = self.anchor(key) if key else ""
+        attributes = ([f"#{anchor}"] if anchor else []) + (['lang="en"'] if translated.missing(text) else [])
         return Markup(" {" + " ".join(attributes) + "}" if attributes else "")
 
     @staticmethod
