@@ -41,9 +41,11 @@ if typing.TYPE_CHECKING:
     ItemKey = str
     GlyphName = str
     LineRange = str
+    LanguageCode = str
 else:
     Id, FieldId, StateValueId, StateRef = ids.ID.type, ids.FIELD_ID.type, ids.STATE_VALUE.type, ids.STATE_REF.type
     InputName, ItemKey, GlyphName, LineRange = ids.INPUT_NAME.type, ids.KEY.type, ids.GLYPH.type, ids.LINES.type
+    LanguageCode = ids.LANGUAGE.type
 
 
 class TextFormat:
@@ -267,7 +269,8 @@ class GameInfo(Located):
     data_version: PlainText = Field(description="Version of this data, e.g. `1.0.0`; on the site and every PDF.")
     released: datetime.date | None = Field(default=None, description="Date this data version was released; "
                                           "the site shows the latest erratum's date when it is later.")
-    language: PlainText = Field(default="en", description="Language of the content (for search and hyphenation).")
+    language: LanguageCode = Field(default="en", description="Language of the content (for search and hyphenation; "
+                                   "pages in another language say it of its texts shown untranslated).")
     sources_folder: PlainText | None = Field(default=None, description="Folder of the rulebook texts, relative "
                                              "to the project (e.g. `../shared/seeds`); `$RULESMITH_SOURCES` "
                                              "overrides it. Without it, each text's `file` is relative to the project.")

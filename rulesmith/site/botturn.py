@@ -85,28 +85,32 @@ def _change(change: model.Change) -> dict:
     return {"state": change.state, "to": str(change.to), "carry": change.carry}
 
 
-def state_choices(game: Game) -> list[dict]:
-    """The bot's state as the set-up form offers it: each value's id and name, and the initial one
-    (the page draws the form with them, the companion's script fills it again from the same)."""
+def state_choices(game: Game, language: str | None = None) -> list[dict]:
+    """The bot's state as the set-up form offers it, on a site in `language` (default: the game's
+    own): each value's id and name, and the initial one (the page draws the form with them, the
+    companion's script fills it again from the same)."""
     assert game.bot is not None
+    language = language or game.info.language
     return [{"id": v.id, "name": v.name, "initial": str(v.initial) if v.initial is not None else turn.state_values(v)[0],
              "values": [[value, turn.value_name(v, value)] for value in turn.state_values(v)],
-             # on a page in another language, the names shown in English (a missing translation):
-             # the page says them to be English (`lang="en"`, botturn.js)
+             # on a page in another language, the names shown in the game's own (translated.in_source):
+             # the page says them to be in it (`lang`, the data's "lang": botturn.js)
              "english": [name for name in [v.name, *(turn.value_name(v, value) for value in turn.state_values(v))]
-                         if translated.missing(name)]}
+                         if translated.in_source(name, game, language)]}
             for v in game.bot.state]
 
 
-def companion_data(game: Game) -> dict:
+def companion_data(game: Game, language: str | None = None) -> dict:
+    """What the Bot turn page's script plays, on a site in `language` (default: the game's own)."""
     bot = game.bot
     assert bot is not None
     procedures = reached_procedures(game)
     return {
+        "lang": game.info.language,  # the language of the game's own texts
         "name": bot.name,
         "called": bot.turn.called,
         "upTo": bot.up_to,
-        "state": state_choices(game),
+        "state": state_choices(game, language),
         "decks": {d.id: {"name": d.name, "cards": list(d.cards)} for d in bot.decks},
         "parts": [{"procedure": part.procedure, "phase": part.phase, "skip": part.skip, "repeat": part.repeat,
                    "only": {k: [str(v) for v in values] for k, values in part.only.items()},
@@ -133,6 +137,6 @@ def _procedure(game: Game, procedure: model.Procedure) -> dict:
     return found
 
 
-def companion_json(game: Game) -> str:
+def companion_json(game: Game, language: str | None = None) -> str:
     """The data as JSON on one line, for an HTML attribute (the template escapes it)."""
-    return json.dumps(companion_data(game), ensure_ascii=True, separators=(",", ":"), sort_keys=True)
+    return json.dumps(companion_data(game, language), ensure_ascii=True, separators=(",", ":"), sort_keys=True)

@@ -38,10 +38,8 @@ def english_titles(game: Game, language: str) -> tuple[set[str], set[str]]:
     """(the pages, as built .html paths, whose navigation title is English; the group labels
     that are: the game's name) of a game shown in a site in `language`: the titles not yet
     translated, or every title of a game with no catalog in that language (shown in English)."""
-    untranslated = language != game.info.language and translated.of(game.info.name) is None
-
     def english(title: str) -> bool:
-        return untranslated or translated.missing(title)
+        return translated.in_source(title, game, language)
 
     pages: set[str] = set()
     titled = [(f"rule:{s.id}", s.title) for s in game.sections] + [(f"kind:{k.id}", k.plural) for k in game.kinds]

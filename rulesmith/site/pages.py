@@ -106,6 +106,7 @@ class PageContext:
                  language: str = words.ENGLISH):
         self.game, self.index, self.page = game, index, page
         self.language = language
+        self.source = game.info.language  # the language the game's own texts are written in
         self._ = words.of(language).gettext  # the tool's own words, in the site's language
         self._provenances = provenances
         self._converted: dict[str, str] = {}  # html()'s answers: the same text on one page is converted once
@@ -195,27 +196,27 @@ class PageContext:
         return self._place(str(text_html.with_lead(self._in_english(text, self.html(text), block=True), label_html))
                            + self.translation_mark(text, block=True))
 
-    @staticmethod
-    def _in_english(text: str | None, html: str, block: bool = False) -> str:
-        """A text shown in English on a page in another language (missing), said to be English
-        (`lang`: read aloud, hyphenated and searched as English)."""
-        if not translated.missing(text) or not html:
+    def _in_english(self, text: str | None, html: str, block: bool = False) -> str:
+        """A text shown in the game's own language on a page in another (its translation
+        missing, or the game not translated: translated.in_source), said to be in it (`lang`:
+        read aloud, hyphenated and searched in that language)."""
+        if not html or not translated.in_source(text, self.game, self.language):
             return str(html)
-        return f'<div lang="en">{html}</div>' if block else f'<span lang="en">{html}</span>'
+        return f'<div lang="{self.source}">{html}</div>' if block else f'<span lang="{self.source}">{html}</span>'
 
     def heading(self, text: str | None, key: str | None = None) -> Markup:
-        """A Markdown heading's attribute list: the anchor of `key` and, for a text shown in
-        English on a page in another language, `lang="en"` (read aloud and hyphenated as
-        English, as the texts under it are); nothing when it has neither."""
+        """The attribute list of a Markdown heading (or a glossary's term) titled `text`: the
+        anchor of `key` and, for a text shown in the game's own language on a page in another,
+        its `lang` (read aloud and hyphenated in it, as the texts under it are); nothing when it
+        has neither."""
         anchor = self.anchor(key) if key else ""
-        attributes = ([f"#{anchor}"] if anchor else []) + (['lang="en"'] if translated.missing(text) else [])
+        attributes = [a for a in (f"#{anchor}" if anchor else "", self.english(text).strip()) if a]
         return Markup(" {" + " ".join(attributes) + "}" if attributes else "")
 
-    @staticmethod
-    def english(text: str | None) -> Markup:
-        """` lang="en"` for an element that holds a plain text shown in English on a page in
-        another language (missing), else nothing."""
-        return Markup(' lang="en"' if translated.missing(text) else "")
+    def english(self, text: str | None) -> Markup:
+        """` lang="…"` (the game's own language) for an element that holds a plain text shown in
+        that language on a page in another (translated.in_source), else nothing."""
+        return Markup(f' lang="{self.source}"' if translated.in_source(text, self.game, self.language) else "")
 
     def translation_mark(self, text: str | None, block: bool = False, in_english: bool = False) -> str:
         """What a reader of another language is shown beside a text that is not plainly translated
@@ -237,9 +238,9 @@ class PageContext:
         now = html_text(_("The English now reads:"))
         if block:
             return (f'<div class="rs-translation rs-translation--outdated"><p>{icon}<em>{said}</em> {now}</p>'
-                    f'<div lang="en">{english}</div></div>')
+                    f'<div lang="{self.source}">{english}</div></div>')
         return (f' <span class="rs-translation rs-translation--outdated">{icon}<em>{said}</em> {now} '
-                f'<span lang="en">{english}</span></span>')
+                f'<span lang="{self.source}">{english}</span></span>')
 
     def missing_mark(self, block: bool = False, in_english: bool = False) -> str:
         """The mark of a text shown in English because it is not yet translated: its words, in
@@ -340,8 +341,9 @@ class PageContext:
             shown = str(text_html.cell(self.html(str(value))))
         else:
             shown = html_text(fieldtypes.shown(value, item))
-        # a text of the game in another language: said to be English where it is, and marked
-        return self._in_english(value, shown) + self.translation_mark(value) if translated.of(value) else shown
+        # a text of the game on a page in another language: said to be in the game's own where
+        # it is shown in it, and marked where its translation is not plain
+        return self._in_english(value, shown) + self.translation_mark(value) if isinstance(value, str) else shown
 
     def step_number(self, target: str, node_id: str) -> str:
         """The number readers see for a procedure's node (the flowchart's and the list's)."""
@@ -702,7 +704,7 @@ def render_game(env: jinja2.Environment, checked: Checked, downloads: list[dict]
         # The turn walks the procedures no other procedure calls, in the content's order; the ones
         # they call are reached from their steps.
         if game.bot is not None:  # the turn as the game declares it (rulesmith/content/turn.py)
-            turn_page = page(layout.shared_page(g, "bot"), "bot-companion.md.j2", data=companion_json(game), choices=state_choices(game),
+            turn_page = page(layout.shared_page(g, "bot"), "bot-companion.md.j2", data=companion_json(game, language), choices=state_choices(game, language),
                              procedures=reached_procedures(game), read_tables=tables_read(game),
                              charts={p.id: flowchart(p) for p in game.procedures},
                              chart_files={p.id: layout.flowchart_file(g, p.id) for p in game.procedures})

@@ -73,6 +73,19 @@ def missing(text: Any) -> bool:
     return found is not None and found.state == MISSING
 
 
+def untranslated(game: Game, language: str) -> bool:
+    """Whether a game is shown in a site in `language` without a catalog in it: every text of it
+    in the game's own language (said once per page; the texts carry no mark each)."""
+    return language != game.info.language and of(game.info.name) is None
+
+
+def in_source(text: Any, game: Game, language: str) -> bool:
+    """Whether a text of `game`, shown in a site in `language`, is shown in the game's own
+    language (its translation missing, or the game not translated into `language`): the element
+    that holds it says so (`lang`: read aloud, hyphenated and searched in that language)."""
+    return untranslated(game, language) or missing(text)
+
+
 def translated(game: Game, translation: Translation) -> Game:
     """A copy of the game with every text in the translation's language (see the module)."""
     copied = copy.deepcopy(game)
@@ -104,4 +117,4 @@ def _step(holder: Any, step: Any) -> Any:
     return holder[step] if isinstance(holder, (list, dict)) else getattr(holder, step)
 
 
-__all__ = ["MISSING", "OUTDATED", "TRANSLATED", "Mark", "Said", "mark", "of", "translated"]
+__all__ = ["MISSING", "OUTDATED", "TRANSLATED", "Mark", "Said", "in_source", "mark", "of", "translated", "untranslated"]

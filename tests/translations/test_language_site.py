@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import shutil
-from html import unescape
+from html import escape, unescape
 from pathlib import Path
 
 import pytest
@@ -160,6 +160,30 @@ def test_a_game_without_a_german_catalog_is_english_marked_once_per_page(real_si
         assert 'lang="en"' not in nav["Startseite"] and 'lang="en"' not in nav["Glossar"], page
     nav = nav_items(read(real_site, "de/statecraft/glossary.html"))
     assert 'lang="en"' in nav["Goal of the Game"] and 'lang="en"' in nav["Country cards"]  # a section, a kind
+
+
+def test_a_game_without_a_german_catalog_says_its_texts_are_english(real_site, shipped_games):
+    """On the German site, every text of a game without a German catalog is said to be English
+    (`lang="en"`: read aloud, hyphenated and searched as English), headings and the page's title
+    as the paragraphs, tables' cells and the bot's state; the tool's own words around them (the
+    page's banner, labels) stay German. On the English site the same texts carry no `lang`."""
+    game = shipped_games["statecraft"].game
+    glossary = read(real_site, "de/statecraft/glossary.html")
+    article = glossary[glossary.find("<article"):glossary.find("</article>")]
+    terms = re.findall(r"<dt([^>]*)>", article)
+    assert len(terms) == len(game.glossary) and all('lang="en"' in t for t in terms), terms[:3]
+    assert article.count('<div lang="en">') >= len(game.glossary)  # each definition
+    banner = re.search(r'<p class="rs-translation rs-translation--page">.*?</p>', article, re.S)
+    assert banner and 'lang="en"' not in banner.group(0)  # the tool's words, German
+    section = read(real_site, f"de/statecraft/rules/{game.sections[0].id}.html")
+    assert re.search(r'<h1[^>]*lang="en"', section), "the section's title"
+    assert '<div lang="en">' in section
+    assert re.search(r'<td>(?:(?!</td>).)*<span lang="en">', read(real_site, "de/statecraft/tables.html"), re.S)
+    turn = read(real_site, "de/statecraft/bot-turn.html")
+    state = game.bot.state[0]
+    assert f'<span lang="en">{escape(state.name)}</span>' in turn  # the bot's state, as a German game's missing name
+    english = read(real_site, "statecraft/glossary.html")
+    assert 'lang="en"' not in english[english.find("<article"):english.find("</article>")]
 
 
 def test_the_german_site_has_its_own_search_and_offline_worker(real_site):

@@ -181,7 +181,8 @@
   };
 
   /* The state in the line above the turn, as stateText says it: a name or value the page shows in
-     English (its translation missing: the state's `english`) is said to be English. */
+     the game's own language (its translation missing, or the game not translated: the state's
+     `english`) is said to be in it (the data's `lang`). */
   Bot.prototype.showState = function (line, state) {
     var self = this;
     line.textContent = "";
@@ -191,7 +192,7 @@
       if (i) line.appendChild(document.createTextNode(" · "));
       [v.name, self.valueName(v.id, state[v.id])].forEach(function (word, k) {
         if (k) line.appendChild(document.createTextNode(" "));
-        line.appendChild(english.indexOf(word) >= 0 ? el("span", { lang: "en" }, word) : document.createTextNode(word));
+        line.appendChild(english.indexOf(word) >= 0 ? el("span", { lang: self.data.lang }, word) : document.createTextNode(word));
       });
     });
   };
