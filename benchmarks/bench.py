@@ -913,7 +913,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check-baseline", default=CHECK_BASELINE,
                         help=f"commit whose check the check is measured against (default {CHECK_BASELINE}; none: skip)")
     parser.add_argument("--quick", action="store_true",
-                        help="1 repetition (scaling too), sizes 1,5, the suite step over one test file (a smoke run)")
+                        help="1 repetition (scaling too), sizes 1,2, the suite step over one test file (a smoke run)")
     parser.add_argument("--content", help="content folder to measure (default: the shipped games, content/)")
     parser.add_argument("--json", default=str(ROOT / "bench.json"), help="where to write the results")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
@@ -926,7 +926,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.content:
         CONTENT = Path(args.content).resolve()
     if args.quick:
-        args.reps, args.scaling_reps, args.sizes = 1, 1, args.sizes or "1,5"
+        args.reps, args.scaling_reps, args.sizes = 1, 1, args.sizes or "1,2"
     args.sizes = args.sizes or "1,10,50"
     skip = {s for s in args.skip.split(",") if s}
     unknown = skip - set(STEPS)
