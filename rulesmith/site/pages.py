@@ -99,6 +99,10 @@ def environment(language: str = words.ENGLISH) -> jinja2.Environment:
 # item (and the lists around it) at the very end of the HTML; a table or a quote ends otherwise.
 LAST_LINE_END = re.compile(r"(?:</p>|</li>)(?:\s*</(?:p|li|ul|ol)>)*\s*$")
 
+# An element that makes HTML a block (a span around it would not be valid HTML).
+BLOCKS = re.compile(r"<(?:p|ul|ol|dl|table|div|blockquote|pre|h[1-6])\b")
+
+
 class PageContext:
     """What a template may ask about the content, relative to the page it renders."""
 
@@ -202,7 +206,9 @@ class PageContext:
         read aloud, hyphenated and searched in that language)."""
         if not html or not translated.in_source(text, self.game, self.language):
             return str(html)
-        return f'<div lang="{self.source}">{html}</div>' if block else f'<span lang="{self.source}">{html}</span>'
+        if block or BLOCKS.search(html):  # a span may not hold a paragraph (a cell's text of two)
+            return f'<div lang="{self.source}">{html}</div>'
+        return f'<span lang="{self.source}">{html}</span>'
 
     def heading(self, text: str | None, key: str | None = None) -> Markup:
         """The attribute list of a Markdown heading (or a glossary's term) titled `text`: the
