@@ -111,9 +111,10 @@ def _clusters(items: list, key) -> list[list]:
     return [list(members) for _, members in itertools.groupby(ordered, key=lambda item: group_of[key(item)])]
 
 
-def _lines(chars: list[Char]) -> list[str]:
-    """The page's lines top to bottom, words left to right (pdfplumber's extract_text)."""
-    words: list[tuple[float, str]] = []  # (top, text), each line's words left to right
+def _lines(chars: list[Char]) -> list[tuple[str, float]]:
+    """The page's lines top to bottom, words left to right (pdfplumber's extract_text), each with
+    the size of its largest character."""
+    words: list[tuple[float, str, float]] = []  # (top, text, size), each line's words left to right
     for line in _clusters(chars, lambda c: c.top):
         word: list[Char] = []
         for char in [*sorted(line, key=lambda c: c.x0), None]:
@@ -123,15 +124,16 @@ def _lines(chars: list[Char]) -> list[str]:
                 word.append(char)
                 continue
             if word:
-                words.append((min(c.top for c in word), "".join(c.text for c in word)))
+                words.append((min(c.top for c in word), "".join(c.text for c in word), max(c.size for c in word)))
             word = [char] if char is not None and not char.text.isspace() else []
-    return [" ".join(w[1] for w in line) for line in _clusters(words, lambda w: w[0])]
+    return [(" ".join(w[1] for w in line), max(w[2] for w in line)) for line in _clusters(words, lambda w: w[0])]
 
 
 @shared
 def page_layouts(pdf: bytes) -> tuple[dict, ...]:
     """Per page: its size, the sizes of its characters, the lowest thing printed above the footer
-    (pt from the top), its text (its lines joined), its lines, and its lines read column by column."""
+    (pt from the top), its text (its lines joined), its lines (and the size of each one's largest
+    character: `line_sizes`), and its lines read column by column."""
     geometry = aidkinds.geometry()
     found = []
     document = pdfium.PdfDocument(pdf)
@@ -144,13 +146,14 @@ def page_layouts(pdf: bytes) -> tuple[dict, ...]:
             images = [obj.get_pos() for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE])]
             bottoms = [c.bottom for c in chars if c.top < footer_top] + [
                 height - bottom for _left, bottom, _right, top in images if height - top < footer_top]
-            lines = _lines(every)
+            sized = _lines(every)
+            lines = [text for text, _size in sized]
             found.append({"size": (round(width), round(height)), "sizes": [c.size for c in chars],
                           "bottom": max(bottoms, default=0), "height": height,
-                          "text": "\n".join(lines), "lines": lines,
+                          "text": "\n".join(lines), "lines": lines, "line_sizes": [size for _text, size in sized],
                           # left and right half apart: a two-column list reads column by column
                           "column_lines": [line for left, right in ((0, width / 2), (width / 2, width))
-                                           for line in _lines([c for c in every if c.x0 < right and c.x1 > left])]})
+                                           for line, _size in _lines([c for c in every if c.x0 < right and c.x1 > left])]})
     finally:
         document.close()
     return tuple(found)

@@ -25,8 +25,13 @@ PX_PER_MM = 96 / 25.4
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 # A piece that is one of these is opened up: its children become the pieces (a long list or a
 # subsection may break between columns), and each column repeats the wrapper around its share.
+# So is a text's wrapper that only says its language (a text shown in English on an aid in another
+# language, PageContext._in_english): else its whole list is one piece, and a band ends before it.
 OPEN_UP = {"section", "ul", "ol"}
 HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
+# What is printed under a heading about it (the gaps that affect it, its status, what it is short
+# for): like the heading, it stays with what follows it (never the last piece of a column or band).
+ABOUT_HEADING = {"affected", "status", "condensed-of"}
 BALANCE = re.compile(r'\bclass="([^"]*\bbalance\b[^"]*)"')
 MARK = "data-piece"
 BLOCK_MARK = "data-block"
@@ -42,6 +47,8 @@ class Node:
     end: int = -1
     children: list[Node] = field(default_factory=list)
     opened: bool = False
+    about_heading: bool = False  # printed under a heading about it (ABOUT_HEADING)
+    language_only: bool = False  # a wrapper that only says its text's language
 
     def leaves(self) -> list[Node]:
         if not self.opened:
@@ -89,8 +96,10 @@ class _Scanner(HTMLParser):
             self.blocks[-1].lead.append(node)
         elif inside and parent is not None and parent.opened:
             parent.children.append(node)
+            node.about_heading = bool(ABOUT_HEADING & set((attributes.get("class") or "").split()))
             # Only where pages may break (a band limit) is a piece opened up any further.
-            node.opened = tag in OPEN_UP and self.blocks[-1].band_mm is not None
+            node.language_only = tag == "div" and set(attributes) == {"lang"}
+            node.opened = (tag in OPEN_UP or node.language_only) and self.blocks[-1].band_mm is not None
         if tag in VOID:
             node.end = node.start_end
             return
@@ -192,9 +201,9 @@ def _set(html: str, block: Block, leaves: list[Node], sizes: list[float]) -> str
     """One balanced block: its bands, each a row of columns, each column the block's own element
     (class `balance` dropped) around its share of the pieces."""
     root = block.root
-    keep = [leaf.tag in HEADINGS for leaf in leaves]  # a heading stays with what follows it
+    keep = [leaf.tag in HEADINGS or leaf.about_heading for leaf in leaves]  # a heading stays with what follows it
     parents = _parents(root)
-    nested = [bool(parents[id(leaf)]) for leaf in leaves]
+    nested = [any(not wrapper.language_only for wrapper in parents[id(leaf)]) for leaf in leaves]
     bands = _bands(sizes, keep, block.band_mm * PX_PER_MM * block.columns if block.band_mm else None, nested)
     rows = []
     for band in bands:
@@ -211,7 +220,7 @@ def _bands(sizes: list[float], keep: list[bool], limit: float | None,
            nested: list[bool] | None = None) -> list[list[int]]:
     """The pieces of each band: about `limit` (px, all its columns together) tall each, in as
     many bands as the block holds limits (rounded), equally tall; a band ends after a piece that
-    is not a heading, rather between paragraphs than inside a list (`nested`)."""
+    is not a heading nor about one (`keep`), rather between paragraphs than inside a list (`nested`)."""
     count = round(sum(sizes) / limit) if limit else 1
     if count <= 1:
         return [list(range(len(sizes)))]
@@ -232,7 +241,7 @@ def _bands(sizes: list[float], keep: list[bool], limit: float | None,
 def _split(sizes: list[float], keep: list[bool], columns: int) -> list[list[int]]:
     """Indices of the pieces in each of the `columns` columns (a column may be empty):
     contiguous runs with the tallest column as short as it can be, never ending a column just
-    after a heading (dynamic programming over the few pieces of a band)."""
+    after a heading or what is about it (`keep`; dynamic programming over the few pieces of a band)."""
     n = len(sizes)
     prefix = [0.0]
     for size in sizes:

@@ -85,3 +85,27 @@ def test_the_print_stylesheet_sets_no_css_columns():
     """CSS multi-column layout was most of the aids' layout time; balanced blocks replace it."""
     css = (Path(__file__).resolve().parents[2] / "templates" / "pdf" / "print.css.j2").read_text()
     assert not re.search(r"(?<![\w-])columns\s*:", css) and "column-count" not in css
+
+
+def test_a_heading_and_what_is_said_under_it_stay_with_the_first_text_it_heads():
+    """The German rules summary's page 1 ended with a section's heading and the line naming the
+    gaps that affect it, its list (in English, not yet translated: wrapped in its language's div)
+    all on page 2: the list was one piece, and the first band held only that line. The wrapper is
+    opened up like the list it holds, and a band or column never ends after what is said under a
+    heading (`affected`, `status`), as it never ends after the heading."""
+    body = ('<section class="rule"><div class="ruled balance" data-columns="2" data-band="30">'
+            '<h2 class="lead" id="x-a">A</h2><div class="affected">piece 0</div><div lang="en"><ul>'
+            + "".join(f"<li>piece {i}</li>" for i in range(1, 9)) + "</ul></div></div></section>")
+    html = page(body)
+    block = balance.blocks_of(html)[0]
+    leaves = block.root.leaves()
+    assert [leaf.tag for leaf in leaves] == ["div"] + ["li"] * 8  # the list's items are the pieces
+    out = balance.balanced(html, [40.0] * 9)  # 360 px: about three bands of 2 x 30 mm
+    assert texts(out) == [f"piece {i}" for i in range(9)]
+    led = re.search(r'<div class="led">.*?</div></div></div>', out)
+    assert led is not None and "piece 0" in led.group(0) and "piece 1" in led.group(0)
+    # a column is never only the line about the heading
+    assert '<div class="affected">piece 0</div></div>' not in out
+    # each column repeats the language's wrapper around its share of the list
+    assert out.count('<div lang="en"><ul>') == out.count("</ul></div>") >= 2
+    assert balance._split([40.0, 40.0, 40.0], [True, False, False], 2) == [[0, 1], [2]]

@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import aid_headings
 import pdf_text
 import pypdf
 import pytest
@@ -538,6 +539,16 @@ def test_every_page_is_at_least_half_full_except_the_last(each):
             if used < 0.5:
                 thin.append(f"{job.path} page {number}: {used:.0%} full")
     assert not thin, thin
+
+
+def test_no_heading_ends_a_page_parted_from_what_it_heads(each):
+    """A heading (with what is said under it: the gaps that affect it, what it is short for) is
+    followed on its page by the text it heads: never the last thing printed on a page
+    (tests/aid_headings.py; the Statecraft card reference's Letter page 1 ended with a table's
+    heading and its gap line, its table on page 2)."""
+    parted = [f"{job.path} {where}" for job in each.jobs
+              for where in aid_headings.parted_headings(job.html, each.results[job.path].pdf)]
+    assert not parted, parted
 
 
 def test_no_procedure_is_split_one_starts_each_page(each):

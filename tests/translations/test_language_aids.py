@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import re
 
+import aid_headings
 import pdf_text
 import pypdf
 
@@ -74,6 +75,16 @@ def test_the_german_aids_keep_the_page_budgets_of_the_english(real_language_aids
         if budget is not None and pages > budget:
             over.append(f"{job.path}: {pages} pages, budget {budget}")
     assert not over, over
+
+
+def test_no_heading_of_a_german_aid_ends_a_page_parted_from_what_it_heads(real_language_aids):
+    """The German rules summary's page 1 ended with a section's heading, what it is short for and
+    the gaps that affect it, its list (in English, not yet translated) on page 2; so did the
+    Letter one's page 5. Every German aid keeps a heading with the text it heads, as the English
+    ones do (tests/aids/test_pdf.py)."""
+    parted = [f"{job.path} {where}" for job in real_language_aids.jobs
+              for where in aid_headings.parted_headings(job.html, real_language_aids.results[job.path].pdf)]
+    assert not parted, parted
 
 
 # The aids' own fixed words (templates/pdf/*.j2, aids/*.py) as they print in English, and as the
