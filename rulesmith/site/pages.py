@@ -95,9 +95,10 @@ def environment(language: str = words.ENGLISH) -> jinja2.Environment:
     return words.install(env, language)
 
 
-# Where a block's last line of text ends: before the closing tags of its last paragraph or list
-# item (and the lists around it) at the very end of the HTML; a table or a quote ends otherwise.
-LAST_LINE_END = re.compile(r"(?:</p>|</li>)(?:\s*</(?:p|li|ul|ol)>)*\s*$")
+# Where a block's last line of text ends: before the closing tags of its last paragraph, list
+# item or table cell (and the lists, rows, table or quote around it) at the very end of the HTML:
+# a text that ends in a table ends it in its last row's last cell.
+LAST_LINE_END = re.compile(r"(?:</p>|</li>|</td>)(?:\s*</(?:p|li|ul|ol|td|tr|tbody|table|blockquote)>)*\s*$")
 
 # An element that makes HTML a block (a span around it would not be valid HTML).
 BLOCKS = re.compile(r"<(?:p|ul|ol|dl|table|div|blockquote|pre|h[1-6])\b")
@@ -170,9 +171,9 @@ class PageContext:
 
     def md(self, text: str | None) -> str:
         """A Markdown field of the content, as blocks (a paragraph, a list …). The mark of a text
-        not yet translated ends its last paragraph or list item (in the page's language): on a
-        line of its own it would cost a line at every such text, and could part from its text at
-        a page's end (a German aid's page began with a mark alone)."""
+        not yet translated ends its last paragraph, list item or table cell (in the page's
+        language): on a line of its own it would cost a line at every such text, and could part
+        from its text at a page's end (a German aid's page began with a mark alone)."""
         html = self.html(text)
         last = LAST_LINE_END.search(html) if translated.missing(text) else None
         if last:

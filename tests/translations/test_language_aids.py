@@ -12,10 +12,17 @@ from __future__ import annotations
 
 import io
 import re
+import shutil
+from pathlib import Path
 
 import aid_headings
 import pdf_text
 import pypdf
+import pytest
+from built_aids import Built
+
+from rulesmith.commands.build import in_language
+from rulesmith.pipeline import check_content
 
 from rulesmith.translations import freshness
 
@@ -85,6 +92,33 @@ def test_no_heading_of_a_german_aid_ends_a_page_parted_from_what_it_heads(real_l
     parted = [f"{job.path} {where}" for job in real_language_aids.jobs
               for where in aid_headings.parted_headings(job.html, real_language_aids.results[job.path].pdf)]
     assert not parted, parted
+
+
+@pytest.mark.pdf
+def test_a_text_not_yet_translated_that_ends_in_a_table_ends_its_last_cell_with_its_mark(tmp_path):
+    """As a paragraph's mark ends its last line, a text that ends in a table has its mark in the
+    table's last cell (pages.LAST_LINE_END), not on a line of its own under the table. The fixture
+    game `tale` (tests/fixtures/translations) with its Knight's text ending in a table its German
+    catalog does not translate; the German card reference prints it."""
+    content = tmp_path / "content"
+    shutil.copytree(Path(__file__).parents[1] / "fixtures" / "translations", content)
+    english = '"**Brave.** Wins against the [[card:dragon]] on a 6."'
+    game = content / "tale" / "content.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace(
+        f"text: {english}", 'text: "**Brave.** Wins on a roll:\\n\\n| Roll | Result |\\n|---|---|\\n'
+                            '| 1-5 | It loses. |\\n| 6 | It wins. |\\n"'), encoding="utf-8")
+    catalog = content / "tale" / "translations" / "de.po"
+    german = 'msgstr "**Tapfer.** Besiegt den [[card:dragon]] bei einer 6."'
+    assert german in catalog.read_text(encoding="utf-8")
+    catalog.write_text(catalog.read_text(encoding="utf-8").replace(german, 'msgstr ""'), encoding="utf-8")
+    checked = [c for c in in_language(check_content(content), "de") if c.translation is not None]
+    built = Built(checked, tmp_path / "cache", "de")
+    path = "downloads/tale/card-reference-a4-de.pdf"
+    # the cards are set two side by side: their lines read column by column
+    lines = [line for page in pdf_text.page_layouts(built.results[path].pdf) for line in page["column_lines"]]
+    assert "Roll Result" in lines and "1-5 It loses." in lines, lines
+    assert "6 It wins. EN" in lines, lines  # the table's last line, its mark at its end
+    assert "EN" not in lines, lines  # no mark on a line of its own
 
 
 # The aids' own fixed words (templates/pdf/*.j2, aids/*.py) as they print in English, and as the
