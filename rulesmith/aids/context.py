@@ -89,9 +89,11 @@ class AidContext(PageContext):
     def missing_mark(self, block: bool = False, in_english: bool = False) -> str:
         """On paper a text shown in English is marked compactly, ENGLISH_MARK framed, which the
         legend on page 1 explains once (the site's words beside every text had made the German
-        Deep State rules summary 10 pages, its English 8)."""
+        Deep State rules summary 10 pages, its English 8). After a text it is bound to the text's
+        last word (a no-break space): it ends the text's last line, never a line of its own (a
+        cell's "concluded" then "EN" alone under it)."""
         shown = f'<span class="rs-translation rs-translation--missing"><em>{ENGLISH_MARK}</em></span>'
-        return f"<p>{shown}</p>" if block else " " + shown
+        return f"<p>{shown}</p>" if block else "\u00a0" + shown
 
     # ---- the card reference's compact line references (content/provenance.py)
 

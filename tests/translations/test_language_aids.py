@@ -23,7 +23,6 @@ from built_aids import Built
 
 from rulesmith.commands.build import in_language
 from rulesmith.pipeline import check_content
-
 from rulesmith.translations import freshness
 
 
