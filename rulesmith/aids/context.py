@@ -30,7 +30,12 @@ if TYPE_CHECKING:
     from rulesmith.content.link import Index
 
 LONG_TABLE_LINES = 16  # a table of more lines than this may break between its rows
-ENGLISH_MARK = words.ENGLISH.upper()  # "EN": a text on an aid in another language shown in English
+
+
+def source_mark(game: Game) -> str:
+    """The mark of a text on an aid in another language shown in the game's own: its language's
+    code ("EN"), framed (print.css)."""
+    return game.info.language.upper()
 
 
 class AidContext(PageContext):
@@ -86,14 +91,15 @@ class AidContext(PageContext):
         """On paper a translation's mark is its words, framed (print.css), without the site's icon."""
         return ""
 
-    def missing_mark(self, block: bool = False, in_english: bool = False) -> str:
-        """On paper a text shown in English is marked compactly, ENGLISH_MARK framed, which the
-        legend on page 1 explains once (the site's words beside every text had made the German
-        Deep State rules summary 10 pages, its English 8). After a text it is bound to the text's
-        last word (a no-break space): it ends the text's last line, never a line of its own (a
-        cell's "concluded" then "EN" alone under it)."""
-        shown = f'<span class="rs-translation rs-translation--missing"><em>{ENGLISH_MARK}</em></span>'
-        return f"<p>{shown}</p>" if block else "\u00a0" + shown
+    # After a text, its mark is bound to the text's last word (a no-break space): it ends the
+    # text's last line, never a line of its own (a cell's "concluded" then "EN" alone under it).
+    before_mark = "\u00a0"
+
+    def missing_words(self) -> str:
+        """On paper a text shown in English is marked compactly, by its language's code framed
+        (source_mark), which the legend on page 1 explains once (the site's words beside every
+        text had made the German Deep State rules summary 10 pages, its English 8)."""
+        return f"<em>{source_mark(self.game)}</em>"
 
     # ---- the card reference's compact line references (content/provenance.py)
 

@@ -11,7 +11,7 @@ from markupsafe import Markup
 
 from rulesmith import words
 from rulesmith.aids import charts, contents, notes, stamp, structure
-from rulesmith.aids.context import ENGLISH_MARK, AidContext, titled
+from rulesmith.aids.context import AidContext, source_mark, titled
 from rulesmith.aids.kinds import AidKind, Paper, geometry
 from rulesmith.aids.pagerefs import page_mention, pageref
 from rulesmith.project import templates
@@ -161,7 +161,7 @@ def render_html(checked: Checked, kind: AidKind, paper: Paper, chart_cache: Path
         "procedures": [], "bot_tables": [], "procedure_keys": [], "left_out": left_out(game, index, kind),
         "front_gaps": [], "table_gaps": [], "body": [],
         "lang": language if language != words.ENGLISH else game.info.language, "translation": translated_up_to(checked),
-        "english_mark": ENGLISH_MARK if checked.translation is not None and checked.translation.counts().missing else None}
+        "english_mark": source_mark(game) if checked.translation is not None and checked.translation.counts().missing else None}
     if kind.key == "solo-aid":
         variables["procedures"] = _solo_pages(checked, ctx, paper, chart_cache)
         variables["procedure_keys"] = sorted({g["key"] for page in variables["procedures"] for g in page["gaps"]})

@@ -249,13 +249,20 @@ class PageContext:
         return (f' <span class="rs-translation rs-translation--outdated">{icon}<em>{said}</em> {now} '
                 f'<span lang="{self.source}">{english}</span></span>')
 
+    # What joins a mark to the text before it on a line (an aid binds it to the text's last word).
+    before_mark = " "
+
     def missing_mark(self, block: bool = False, in_english: bool = False) -> str:
-        """The mark of a text shown in English because it is not yet translated: its words, in
-        the page's language, after its icon."""
-        said = html_text(self._("Not yet translated: in English"))
+        """The mark of a text shown in English because it is not yet translated (missing_words),
+        a paragraph of its own after a block, else after the text on its line; `in_english`: on a
+        line of the English text, so said to be in the page's language."""
         lang = f' lang="{self.language}"' if in_english else ""
-        shown = f'<span class="rs-translation rs-translation--missing"{lang}>{self.translation_icon()}<em>{said}</em></span>'
-        return f"<p>{shown}</p>" if block else " " + shown
+        shown = f'<span class="rs-translation rs-translation--missing"{lang}>{self.missing_words()}</span>'
+        return f"<p>{shown}</p>" if block else self.before_mark + shown
+
+    def missing_words(self) -> str:
+        """The words of a missing text's mark: its icon, then "not yet translated" in the page's language."""
+        return self.translation_icon() + f'<em>{html_text(self._("Not yet translated: in English"))}</em>'
 
     @staticmethod
     def translation_icon() -> str:

@@ -20,6 +20,7 @@ import pdf_text
 import pypdf
 import pytest
 from built_aids import Built
+from conftest import rulesmith_here
 
 from rulesmith.commands.build import in_language
 from rulesmith.pipeline import check_content
@@ -118,6 +119,29 @@ def test_a_text_not_yet_translated_that_ends_in_a_table_ends_its_last_cell_with_
     assert "Roll Result" in lines and "1-5 It loses." in lines, lines
     assert "6 It wins. EN" in lines, lines  # the table's last line, its mark at its end
     assert "EN" not in lines, lines  # no mark on a line of its own
+
+
+@pytest.mark.pdf  # lays out an aid
+def test_an_erratum_to_a_translated_text_prints_it_outdated_with_the_new_english(tmp_path):
+    """The maintainer's erratum to a text the German catalog translates, on paper: the German card
+    reference prints the translation marked outdated, with the day the English changed and the
+    English as it now reads beside it (the site's test: test_language_site.py)."""
+    content = tmp_path / "content"
+    shutil.copytree(Path(__file__).parents[1] / "fixtures" / "translations", content,
+                    ignore=shutil.ignore_patterns("README.md"))
+    done = rulesmith_here("errata", "add", "tale", "card:knight", "text", "**Brave.** Beats the [[card:dragon]] on a 5 or 6.",
+                          "--source", "publisher-faq", "--description", "Publisher FAQ v2",
+                          "--url", "https://example.org/faq", "--note", "Easier.", "--date", "2026-03-02", cwd=content)
+    assert done.returncode == 0, done.stderr
+    checked = [c for c in in_language(check_content(content), "de") if c.translation is not None]
+    assert checked[0].translation.text("card:knight.text").state == freshness.OUTDATED
+    built = Built(checked, tmp_path / "cache", "de")
+    shown = said("\n".join(built.texts("downloads/tale/card-reference-a4-de.pdf")))
+    at = shown.find("Tapfer.")
+    assert at >= 0, shown[:2000]
+    near = shown[at:at + 400]
+    assert "Veraltete Übersetzung: das Englische hat sich am 2026-03-02 geändert" in near, near
+    assert "Das Englische lautet jetzt: Brave. Beats the" in near, near
 
 
 # The aids' own fixed words (templates/pdf/*.j2, aids/*.py) as they print in English, and as the
