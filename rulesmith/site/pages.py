@@ -262,7 +262,8 @@ class PageContext:
 
     def missing_words(self) -> str:
         """The words of a missing text's mark: its icon, then "not yet translated" in the page's language."""
-        return self.translation_icon() + f'<em>{html_text(self._("Not yet translated: in English"))}</em>'
+        said = html_text(self._("Not yet translated: in English"))  # outside the f-string: Babel extracts it
+        return self.translation_icon() + f"<em>{said}</em>"
 
     @staticmethod
     def translation_icon() -> str:
