@@ -244,8 +244,17 @@ def labels_on_other_edges(drawing: dict) -> list[str]:
     "'Yes' of below->next-action lies on place->enough"."""
     names = {o["_gvid"]: o["name"] for o in drawing.get("objects", [])}
     edges = drawing.get("edges", [])
-    lines = {e["_gvid"]: [point for op in e.get("_draw_", []) + e.get("_hdraw_", []) if op["op"] in "bBpP"
-                          for point in _along(op["points"], curve=op["op"] in "bB")] for e in edges}
+    drawn = {e["_gvid"]: [op for op in e.get("_draw_", []) + e.get("_hdraw_", []) if op["op"] in "bBpP"] for e in edges}
+    # A B-spline lies within its control points' hull, a polygon within its corners: a label box
+    # outside an edge's box of those points touches none of its line, which is then never sampled.
+    bounds = {gvid: _bounds([point for op in ops for point in op["points"]]) for gvid, ops in drawn.items()}
+    lines: dict[int, list[tuple[float, float]]] = {}
+
+    def line(gvid: int) -> list[tuple[float, float]]:
+        if gvid not in lines:
+            lines[gvid] = [point for op in drawn[gvid] for point in _along(op["points"], curve=op["op"] in "bB")]
+        return lines[gvid]
+
     found = []
     for edge in edges:
         size = 10.0
@@ -260,11 +269,31 @@ def labels_on_other_edges(drawing: dict) -> list[str]:
             # text (getBBox); up to the cap height only, an answer just above another edge passed
             box = (left - 1, y - LABEL_BOX[0] * size, left + width + 1, y + LABEL_BOX[1] * size)
             for other in edges:
-                if other is not edge and any(box[0] <= px <= box[2] and box[1] <= py <= box[3]
-                                             for px, py in lines[other["_gvid"]]):
+                gvid = other["_gvid"]
+                if other is edge or not _overlap(box, bounds[gvid]):
+                    continue
+                if any(box[0] <= px <= box[2] and box[1] <= py <= box[3] for px, py in line(gvid)):
                     found.append(f"{op['text']!r} of {names[edge['tail']]}->{names[edge['head']]} lies on "
                                  f"{names[other['tail']]}->{names[other['head']]}")
     return found
+
+
+def _bounds(points: list[list[float]]) -> tuple[float, float, float, float] | None:
+    if not points:
+        return None
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _overlap(box: tuple[float, float, float, float], bounds: tuple[float, float, float, float] | None) -> bool:
+    return bounds is not None and box[0] <= bounds[2] and bounds[0] <= box[2] and box[1] <= bounds[3] and bounds[1] <= box[3]
+
+
+@lru_cache(maxsize=4)
+def _cubic_weights(steps: int) -> tuple[tuple[float, float, float, float], ...]:
+    """The cubic Bernstein weights at each of steps + 1 evenly spaced points of a segment."""
+    return tuple(((1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t ** 2, t ** 3)
+                 for t in (k / steps for k in range(steps + 1)))
 
 
 def _along(points: list[list[float]], curve: bool, steps: int = 24) -> list[tuple[float, float]]:
@@ -275,12 +304,9 @@ def _along(points: list[list[float]], curve: bool, steps: int = 24) -> list[tupl
                 for a, b in itertools.pairwise(ring) for k in range(steps)]
     out = []
     for i in range(0, len(points) - 3, 3):
-        p0, p1, p2, p3 = points[i:i + 4]
-        for k in range(steps + 1):
-            t = k / steps
-            weights = ((1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t ** 2, t ** 3)
-            out.append((sum(w * p[0] for w, p in zip(weights, (p0, p1, p2, p3), strict=True)),
-                        sum(w * p[1] for w, p in zip(weights, (p0, p1, p2, p3), strict=True))))
+        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = points[i:i + 4]
+        out += [(a * x0 + b * x1 + c * x2 + d * x3, a * y0 + b * y1 + c * y2 + d * y3)
+                for a, b, c, d in _cubic_weights(steps)]
     return out
 
 
