@@ -20,7 +20,7 @@ from pathlib import Path
 
 from rulesmith import fingerprint, words
 from rulesmith.files import exchange, make_readable, write_atomic, write_if_changed
-from rulesmith.flowchart.chart import procedure_svg, standalone_svg
+from rulesmith.flowchart.chart import procedure_svgs, standalone_svg
 from rulesmith.format.schema import write_schema
 from rulesmith.pipeline import Checked, check_content
 from rulesmith.problems import PROGRESS, UsageError
@@ -133,9 +133,9 @@ def static_files(cache: Path) -> dict[str, bytes]:
 
 def flowcharts(checked: list[Checked], cache: Path, language: str = "en") -> dict[str, bytes]:
     """The site's flowcharts, their own words (a calling step's) in the site's language."""
-    say = words.of(language).gettext
-    return {layout.flowchart_file(c.game.id, p.id): procedure_svg(p, c.index, cache / "flowcharts", say=say)
-            for c in checked for p in c.game.procedures}
+    charts = [(c, p) for c in checked for p in c.game.procedures]
+    svgs = procedure_svgs([(p, c.index) for c, p in charts], cache / "flowcharts", say=words.of(language).gettext)
+    return {layout.flowchart_file(c.game.id, p.id): svg for (c, p), svg in zip(charts, svgs, strict=True)}
 
 
 def chart_files(checked: list[Checked], charts: dict[str, bytes], language: str = "en") -> dict[str, bytes]:

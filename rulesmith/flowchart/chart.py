@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import tempfile
 import textwrap
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -68,6 +69,15 @@ def procedure_svg(procedure: model.Procedure, index: Index, cache_dir: Path, *, 
                                     f"procedure '{procedure.id}': Graphviz could not lay its flowchart out in "
                                     f"{LAYOUT_SECONDS} s", "split it: move a part into a procedure of its own and "
                                     "run it from a step with call: {procedure: <id>}")]) from None
+
+
+def procedure_svgs(charts: list[tuple[model.Procedure, Index]], cache_dir: Path, **dot_options) -> list[bytes]:
+    """Each procedure's chart (procedure_svg), in order. Graphviz runs as a process of its own,
+    so the charts not in the cache are laid out several at once, one per core."""
+    if len(charts) <= 1:
+        return [procedure_svg(procedure, index, cache_dir, **dot_options) for procedure, index in charts]
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        return list(pool.map(lambda chart: procedure_svg(chart[0], chart[1], cache_dir, **dot_options), charts))
 
 
 def _label(text: str, index: Index, width: int = WRAP) -> str:
@@ -136,7 +146,7 @@ def _fontconfig(cache_dir: Path) -> dict[str, str]:
     text = (f'<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n'
             f'  <dir>{fonts}</dir>\n  <cachedir>{cache}</cachedir>\n</fontconfig>\n')
     if not config.exists() or config.read_text() != text:
-        config.write_text(text)
+        write_atomic(config, text.encode("utf-8"))  # charts laid out at once (procedure_svgs) may each check it
     return {**os.environ, "FONTCONFIG_FILE": str(config)}
 
 

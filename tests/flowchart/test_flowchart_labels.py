@@ -53,3 +53,14 @@ def test_an_answer_beside_its_own_edge_only_is_clear():
                 "edges": [edge(0, 0, 1, 0, "Yes"), edge(1, 2, 3, 100, "No")]}
     assert flowchart.labels_on_other_edges(drawing(8)) == []
     assert flowchart.labels_on_other_edges(drawing(100)) == ["'Yes' of a->b lies on c->d"]
+
+
+def test_charts_laid_out_at_once_are_each_the_chart_laid_out_alone(tmp_path):
+    """procedure_svgs runs Graphviz for several charts at once: each is the chart procedure_svg
+    makes of it alone, in the order asked, and is then found in the cache."""
+    dei = next(c for c in check_content(ROOT / "content") if c.game.id == "dei")
+    charts = [(p, dei.index) for p in dei.game.procedures]
+    together = flowchart.procedure_svgs(charts, tmp_path / "together")
+    alone = [flowchart.procedure_svg(p, index, tmp_path / "alone") for p, index in charts]
+    assert len(together) == len(charts) > 1 and together == alone
+    assert flowchart.procedure_svgs(charts, tmp_path / "together") == together
