@@ -3,6 +3,8 @@ kind, shared macros and print CSS, the geometry from templates/pdf/aids.yaml).""
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache, partial
 from typing import TYPE_CHECKING
 
@@ -112,7 +114,7 @@ def _solo_pages(checked: Checked, ctx: AidContext, paper: Paper, chart_cache: Pa
     geo = geometry()
     plan = contents.planned(game, index, "solo-aid")
     front = plan["setup"] + plan["body"]  # page 1: the bot's set-up and its other rules
-    pages, seen = [], {e.item.id for e in front if e.kind == "table"}
+    pages, rooms, seen = [], [], {e.item.id for e in front if e.kind == "table"}
     for procedure in game.procedures:
         tables = contents.procedure_tables(game, index, procedure)
         first = [t for t in tables if t.id not in seen]  # the anchor goes on a table's first page
@@ -129,9 +131,14 @@ def _solo_pages(checked: Checked, ctx: AidContext, paper: Paper, chart_cache: Pa
         ruled = [r for key in sorted(keys) for r in ctx.current_rulings(key)]  # printed with the procedure or table
         extras += charts.text_height([plain_text(f"Ruling {r.id} ({r.date}): {r.question} {r.answer}", index)
                                       for r in ruled], paper.content_width, geo) + (2 if ruled else 0)
-        placement = charts.place(procedure, index, paper, geo, chart_cache, heading, extras, say=ctx._)
-        pages.append({"procedure": procedure, "chart": placement, "tables": tables, "gaps": gaps,
-                      "anchored": {t.id for t in first}})
+        pages.append({"procedure": procedure, "tables": tables, "gaps": gaps, "anchored": {t.id for t in first}})
+        rooms.append((heading, extras))
+    # Placing a chart lays it out (Graphviz, a process of its own): the charts are placed several at once.
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        placements = list(pool.map(lambda page, room: charts.place(page["procedure"], index, paper, geo, chart_cache,
+                                                                   room[0], room[1], say=ctx._), pages, rooms))
+    for page, placement in zip(pages, placements, strict=True):
+        page["chart"] = placement
     return pages
 
 
