@@ -132,6 +132,9 @@ class UsageError(RulesmithError):
         self.hint = hint
         super().__init__(message)
 
+    def __reduce__(self):  # keep the hint when crossing a process boundary (a language's site: build._make_parts)
+        return (type(self), (str(self), self.hint))
+
     def lines(self) -> list[str]:
         return [f"error: {self}"] + ([f"hint: {self.hint}"] if self.hint else [])
 

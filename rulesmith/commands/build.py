@@ -10,6 +10,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import multiprocessing
 import os
 import shutil
 import sys
@@ -23,7 +24,7 @@ from rulesmith.files import exchange, make_readable, write_atomic, write_if_chan
 from rulesmith.flowchart.chart import procedure_svgs, standalone_svg
 from rulesmith.format.schema import write_schema
 from rulesmith.pipeline import Checked, check_content
-from rulesmith.problems import PROGRESS, UsageError
+from rulesmith.problems import PROGRESS, BuildError, UsageError
 from rulesmith.project import ASSETS, project_of_content, templates
 from rulesmith.site import gate, layout
 from rulesmith.site.csp import write_policies
@@ -388,15 +389,27 @@ def _build_site(engine: str, site: Path, parts: list[_Part], cache: Path | None 
         root, others = parts[0], parts[1:]
         if root.current or root.incremental:
             shutil.copytree(site, staging, dirs_exist_ok=True, symlinks=True)
-        _make_part(engine, root, staging)
-        for part in others:
-            target = staging / part.folder
-            if part.current or part.incremental:
-                if not target.exists() and (site / part.folder).is_dir():
-                    shutil.copytree(site / part.folder, target, symlinks=True)
-            else:
-                shutil.rmtree(target, ignore_errors=True)
-            _make_part(engine, part, target)
+        # Each other language is made in a folder of its own beside the staging folder (the
+        # root's engine empties `staging` on a build that is not incremental), in a process of
+        # its own while this one makes the root: then set in its place.
+        aside = {part.folder: Path(tempfile.mkdtemp(prefix=f"{STAGING}{os.getpid()}-{part.folder}-", dir=site.parent))
+                 for part in others}
+        try:
+            for part in others:
+                target = aside[part.folder] / "part"
+                if part.current or part.incremental:
+                    if (staging / part.folder).is_dir():  # copied with the root: modification times kept
+                        (staging / part.folder).rename(target)
+                    elif (site / part.folder).is_dir():
+                        shutil.copytree(site / part.folder, target, symlinks=True)
+            _make_parts(engine, root, staging, [(part, aside[part.folder] / "part") for part in others])
+            for part in others:
+                if (aside[part.folder] / "part").is_dir():
+                    shutil.rmtree(staging / part.folder, ignore_errors=True)
+                    (aside[part.folder] / "part").rename(staging / part.folder)
+        finally:
+            for folder in aside.values():
+                shutil.rmtree(folder, ignore_errors=True)
         known = {part.folder for part in others}
         for path in list(staging.iterdir()) if known else []:  # a language no game has a catalog in any more
             if path.is_dir() and len(path.name) <= 8 and (path / "sitemap.xml").exists() and path.name not in known \
@@ -408,6 +421,53 @@ def _build_site(engine: str, site: Path, parts: list[_Part], cache: Path | None 
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+
+
+def _make_parts(engine: str, root: _Part, staging: Path, others: list[tuple[_Part, Path]]) -> None:
+    """The root part into `staging` here and each other part into its folder in a process of its
+    own, at once (an engine builds one page at a time: the languages are what can run side by
+    side). A forked process has the parts already (the checked games are not sent to it); a
+    part's failure is raised here as it would be in this process."""
+    context = multiprocessing.get_context("fork")
+    children = []
+    for part, target in others:
+        if not part.current:
+            receiver, sender = context.Pipe(duplex=False)
+            child = context.Process(target=_part_in_child, args=(engine, part, target, sender), daemon=True)
+            child.start()
+            sender.close()
+            children.append((part, child, receiver))
+    try:
+        _make_part(engine, root, staging)
+    finally:
+        failures = [_outcome(part, child, receiver) for part, child, receiver in children]
+    for failure in failures:
+        if failure is not None:
+            raise failure
+
+
+def _part_in_child(engine: str, part: _Part, target: Path, sender) -> None:
+    try:
+        _make_part(engine, part, target)
+    except BaseException as error:  # sent to the parent, which raises it
+        try:
+            sender.send(error)
+        except Exception:  # not picklable: its message is
+            sender.send(BuildError(f"the site in {part.language} could not be built: {error!r}"))
+    else:
+        sender.send(None)
+    finally:
+        sender.close()
+
+
+def _outcome(part: _Part, child, receiver) -> BaseException | None:
+    """What the child making `part` ended with: None, or the error to raise."""
+    try:
+        outcome = receiver.recv()
+    except EOFError:  # it ended without a word: killed, or out of memory
+        outcome = BuildError(f"the site in {part.language} could not be built: its process ended unexpectedly")
+    child.join()
+    return outcome
 
 
 def _make_part(engine: str, part: _Part, target: Path) -> None:

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import language_sites
+from conftest import language_sites, warm_work
 
 from rulesmith.pipeline import check_content
 from rulesmith.site.search import entries, read_index
@@ -209,6 +209,28 @@ def test_failure_while_building_keeps_the_old_site(built, tmp_path, monkeypatch)
     monkeypatch.setitem(build_module.ENGINES, "mkdocs", broken)
     with pytest.raises(RuntimeError):
         build_module.build(ROOT / "content", site, pdfs=False, quiet=True, work=tmp_path / "work")
+    assert {p.relative_to(site): p.stat().st_mtime_ns for p in site.rglob("*")} == before
+    assert not [p for p in site.parent.iterdir() if p.name.startswith(".site-")]
+
+
+def test_a_failure_in_another_languages_site_keeps_the_old_site_and_says_why(built, tmp_path, monkeypatch):
+    """The German site is made in a process of its own while the English one is made here: its
+    failure fails the build with its own message, and the site on disk is left as it was."""
+    from rulesmith.commands import build as build_module
+    from rulesmith.problems import BuildError
+
+    site = _copy_of(built[0], tmp_path)
+    before = {p.relative_to(site): p.stat().st_mtime_ns for p in site.rglob("*")}
+    engine = build_module.ENGINES["mkdocs"]
+
+    def broken_in_german(config_file, site_dir):
+        if config_file.parent.name == "de":
+            raise BuildError("mkdocs build failed: the German site broke half-way")
+        engine(config_file, site_dir)
+
+    monkeypatch.setitem(build_module.ENGINES, "mkdocs", broken_in_german)
+    with pytest.raises(BuildError, match="the German site broke half-way"):
+        build_module.build(ROOT / "content", site, pdfs=False, quiet=True, work=warm_work(built[0], tmp_path / "work"))
     assert {p.relative_to(site): p.stat().st_mtime_ns for p in site.rglob("*")} == before
     assert not [p for p in site.parent.iterdir() if p.name.startswith(".site-")]
 
