@@ -372,8 +372,8 @@ def finish_site(site: Path, games: list, webapp: bool = True, language: str = "e
 
 def _build_site(engine: str, site: Path, parts: list[_Part], cache: Path | None = None, every_game: list | None = None) -> None:
     """The engine's site in every language, built in a staging folder that then replaces `site`.
-    The site's own language first, at the root (a build that is not incremental starts from an
-    empty folder); then each other under its folder. A part that is current is the one on disk,
+    The site's own language at the root (a build that is not incremental starts from an empty
+    folder), each other at once beside it (_make_parts), then under its folder. A part that is current is the one on disk,
     copied; an incremental one starts as a copy of the one on disk (modification times kept) and
     the engine rebuilds only the pages whose Markdown is newer than their HTML: MkDocs' "dirty"
     build, which `rulesmith serve` uses too. The search index, 404 page and web app are written
