@@ -3,8 +3,6 @@ kind, shared macros and print CSS, the geometry from templates/pdf/aids.yaml).""
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache, partial
 from typing import TYPE_CHECKING
 
@@ -16,6 +14,7 @@ from rulesmith.aids import charts, contents, notes, stamp, structure
 from rulesmith.aids.context import AidContext, source_mark, titled
 from rulesmith.aids.kinds import AidKind, Paper, geometry
 from rulesmith.aids.pagerefs import page_mention, pageref
+from rulesmith.flowchart.chart import at_once
 from rulesmith.project import templates
 from rulesmith.site import layout
 from rulesmith.text.references import plain_text
@@ -133,10 +132,9 @@ def _solo_pages(checked: Checked, ctx: AidContext, paper: Paper, chart_cache: Pa
                                       for r in ruled], paper.content_width, geo) + (2 if ruled else 0)
         pages.append({"procedure": procedure, "tables": tables, "gaps": gaps, "anchored": {t.id for t in first}})
         rooms.append((heading, extras))
-    # Placing a chart lays it out (Graphviz, a process of its own): the charts are placed several at once.
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        placements = list(pool.map(lambda page, room: charts.place(page["procedure"], index, paper, geo, chart_cache,
-                                                                   room[0], room[1], say=ctx._), pages, rooms))
+    # Placing a chart lays it out: the charts are placed at once (chart.at_once).
+    placements = at_once(lambda page, room: charts.place(page["procedure"], index, paper, geo, chart_cache,
+                                                         room[0], room[1], say=ctx._), pages, rooms)
     for page, placement in zip(pages, placements, strict=True):
         page["chart"] = placement
     return pages

@@ -26,7 +26,6 @@ import signal
 import sys
 import tempfile
 import time
-import traceback
 import typing
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -144,8 +143,8 @@ class Preview:
         except (BuildError, MkDocsException) as error:  # MkDocs has logged its warnings above
             log.warning("%s", f"error: {error}")
             return
-        except Exception:  # e.g. a syntax error in a template being edited
-            traceback.print_exc()
+        except Exception:  # e.g. a syntax error in a template being edited: its traceback, on the log
+            log.exception("%s", "the preview could not be built")
             log.info("%s", "still showing the last good pages.")
             return
         kind = "full" if full else "changed pages only"

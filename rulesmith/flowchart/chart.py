@@ -20,7 +20,7 @@ import textwrap
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 from xml.sax.saxutils import escape as xml_escape
 
 import jinja2
@@ -33,7 +33,7 @@ from rulesmith.text.references import plain_text
 from rulesmith.words import N_
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
     from rulesmith.content import model
     from rulesmith.content.link import Index
@@ -71,13 +71,19 @@ def procedure_svg(procedure: model.Procedure, index: Index, cache_dir: Path, *, 
                                     "run it from a step with call: {procedure: <id>}")]) from None
 
 
-def procedure_svgs(charts: list[tuple[model.Procedure, Index]], cache_dir: Path, **dot_options) -> list[bytes]:
-    """Each procedure's chart (procedure_svg), in order. Graphviz runs as a process of its own,
-    so the charts not in the cache are laid out several at once, one per core."""
-    if len(charts) <= 1:
-        return [procedure_svg(procedure, index, cache_dir, **dot_options) for procedure, index in charts]
+T = TypeVar("T")
+
+
+def at_once(lay_out: Callable[..., T], *arguments: Iterable) -> list[T]:
+    """lay_out(*each set of arguments), in order, several at once: Graphviz runs as a process of
+    its own, so calls that lay charts out overlap, one per core."""
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        return list(pool.map(lambda chart: procedure_svg(chart[0], chart[1], cache_dir, **dot_options), charts))
+        return list(pool.map(lay_out, *arguments))
+
+
+def procedure_svgs(charts: list[tuple[model.Procedure, Index]], cache_dir: Path, **dot_options) -> list[bytes]:
+    """Each procedure's chart (procedure_svg), in order; those not in the cache laid out at once."""
+    return at_once(lambda chart: procedure_svg(chart[0], chart[1], cache_dir, **dot_options), charts)
 
 
 def _label(text: str, index: Index, width: int = WRAP) -> str:
