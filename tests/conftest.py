@@ -293,12 +293,14 @@ def real_site(shared, shipped_games) -> Path:
 
 
 @pytest.fixture(scope="session")
-def pdf_fixture_site(shared) -> Path:
+def pdf_fixture_site(shared, fixture_aids) -> Path:
     """The site of tests/fixtures/pdf/content (small made-up games) with their PDFs, built once per
-    run (read-only): the downloads pages and offline tests read it."""
+    run (read-only): the downloads pages and offline tests read it. Its build starts from a copy
+    of the cache fixture_aids filled: the same aids, so none is laid out a second time."""
     from rulesmith.commands.build import build
 
     def make(folder: Path) -> None:
+        shutil.copytree(fixture_aids.cache, folder / "work" / "cache")
         build(FIXTURE_PDF_CONTENT, folder / "site", pdfs=True, quiet=True, work=folder / "work")
 
     return shared.folder("pdf-fixture-site", make) / "site"
