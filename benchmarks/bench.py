@@ -541,10 +541,16 @@ def expected_pdfs(content: Path, game_id: str) -> set[str]:
     return expected
 
 
-def measure_erratum(tmp: Path, reps: int, pdfs: bool) -> dict:
+def measure_erratum(tmp: Path, reps: int, pdfs: bool, seed: Path | None = None) -> dict:
+    """Errata applied one after another, each followed by a build of the project that was built
+    before it. That first build is not measured: it starts from a copy of `seed`'s cache (the
+    clean step's build of the same content), when there is one, rather than laying out again
+    every chart and aid the clean step has just laid out."""
     content = copy_content(tmp / "content-erratum")
     folder = tmp / "erratum"
-    run_worker(build_spec(content, folder, pdfs))  # the clean build the errata are applied to
+    if seed is not None and (seed / "cache").is_dir():
+        shutil.copytree(seed / "cache", folder / "cache")
+    run_worker(build_spec(content, folder, pdfs))  # the build the errata are applied to
     game, key, field, value, maximum, checked = erratum_target(content)
     allowed = expected_outputs(checked, key)
     runs, outputs, applied, unexpected_pdfs = [], [], [], set()
@@ -969,7 +975,7 @@ def main(argv: list[str] | None = None) -> int:
             r["rebuild"] = measure_rebuild(content, folder, args.reps, pdfs)
         if "erratum" not in skip:
             say("erratum rebuilds …")
-            r["erratum"] = measure_erratum(tmp, args.reps, pdfs)
+            r["erratum"] = measure_erratum(tmp, args.reps, pdfs, folder)
             if not r["erratum"]["method"].startswith("rulesmith"):
                 r["notes"].append("erratum: " + r["erratum"]["method"])
         if "scaling" not in skip:
