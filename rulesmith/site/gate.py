@@ -23,6 +23,7 @@ content file:line:column that produced it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import logging
@@ -179,8 +180,11 @@ class _Judge:
 CSS_DATA = re.compile(r"\s*data:\s*(?:image|font|application/(?:x-)?font)[/-]", re.IGNORECASE)
 
 
-def css_addresses(css: str) -> list[str]:
-    """The addresses in a CSS text (a sheet or a declaration list), in order."""
+@functools.lru_cache(maxsize=4096)
+def css_addresses(css: str) -> tuple[str, ...]:
+    """The addresses in a CSS text (a sheet or a declaration list), in order. Kept per text: a
+    site's pages and charts repeat the same few style attributes thousands of times, and reading
+    each again was a twentieth of a build."""
     import tinycss2
 
     found: list[str] = []
@@ -203,7 +207,7 @@ def css_addresses(css: str) -> list[str]:
                     found.append(following.value)
 
     walk(tinycss2.parse_component_value_list(css, skip_comments=True))
-    return found
+    return tuple(found)
 
 
 def read_html(html: str) -> _Judge:
@@ -248,7 +252,7 @@ class _Read:
 
 GATE_CACHE = "gate-pages.json"
 MAX_PAGE_BYTES = 20 * 10**6  # the shipped games' largest page is 0.3 MB
-GATE_VERSION = b"rulesmith-gate-2\n"  # what a page was read by: a changed gate reads every page again
+GATE_VERSION = b"rulesmith-gate-3\n"  # what a page was read by: a changed gate reads every page again
 
 
 def _policy_finding(html: str) -> list[list[str]]:
@@ -260,33 +264,54 @@ def _policy_finding(html: str) -> list[list[str]]:
     return []
 
 
-def _pages(site: Path, cache: Path | None) -> dict[str, _Read]:
-    """Every page read, from `cache` where a page's bytes are as when it was last read (the
-    incremental build changes a few pages; reading all of them took seconds)."""
-    kept: dict[str, list] = {}
-    if cache is not None:
-        try:
-            kept = json.loads((cache / GATE_CACHE).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            kept = {}
-    read, keep = {}, {}
+class _Kept:
+    """What the gate found in each file it read, by the file's bytes (and the gate's version), kept
+    in the work folder: an incremental build changes a few pages and charts, and reading all of
+    them again took seconds. {digest: [ids, links, findings]}."""
+
+    def __init__(self, cache: Path | None):
+        self.cache = cache
+        self.before: dict[str, list] = {}
+        self.now: dict[str, list] = {}
+        if cache is not None:
+            try:
+                self.before = json.loads((cache / GATE_CACHE).read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                self.before = {}
+
+    def read(self, data: bytes, reading) -> list:
+        """[ids, links, findings] of a file's bytes: kept, else `reading(data)`."""
+        # the reading's name too: a page and a chart of the same bytes are read differently
+        digest = hashlib.sha256(GATE_VERSION + reading.__name__.encode() + b"\n" + data).hexdigest()
+        found = self.before.get(digest)
+        self.now[digest] = found if found is not None else reading(data)
+        return self.now[digest]
+
+    def save(self) -> None:
+        if self.cache is not None and self.now != self.before:
+            with contextlib.suppress(OSError):
+                write_atomic(self.cache / GATE_CACHE, json.dumps(self.now).encode("utf-8"))
+
+
+def _read_page(data: bytes) -> list:
+    if len(data) > MAX_PAGE_BYTES:  # not parsed: the check bounds what content makes, this is the net
+        return [[], [], [[f"a page of {len(data) / 1e6:.1f} MB, more than a reader's browser should "
+                          f"load (at most {MAX_PAGE_BYTES // 10**6} MB)", ""]]]
+    html = data.decode("utf-8", errors="replace")
+    page = read_html(html)
+    return [sorted(page.ids), page.links, [list(f) for f in page.found] + _policy_finding(html)]
+
+
+def _read_svg_file(data: bytes) -> list:
+    return [[], [], [list(f) for f in read_svg(data).found]]
+
+
+def _pages(site: Path, kept: _Kept) -> dict[str, _Read]:
+    """Every page read (or what was found in it when its bytes were last read)."""
+    read = {}
     for path in sorted(site.rglob("*.html")):
-        data = path.read_bytes()
-        digest = hashlib.sha256(GATE_VERSION + data).hexdigest()
-        if digest in kept:
-            ids, links, found = kept[digest]
-        elif len(data) > MAX_PAGE_BYTES:  # not parsed: the check bounds what content makes, this is the net
-            ids, links, found = [], [], [[f"a page of {len(data) / 1e6:.1f} MB, more than a reader's browser should "
-                                          f"load (at most {MAX_PAGE_BYTES // 10**6} MB)", ""]]
-        else:
-            html = data.decode("utf-8", errors="replace")
-            page = read_html(html)
-            ids, links, found = sorted(page.ids), page.links, [list(f) for f in page.found] + _policy_finding(html)
-        keep[digest] = [ids, links, found]
+        ids, links, found = kept.read(path.read_bytes(), _read_page)
         read[path.relative_to(site).as_posix()] = _Read(set(ids), links, [tuple(f) for f in found])
-    if cache is not None and keep != kept:
-        with contextlib.suppress(OSError):
-            write_atomic(cache / GATE_CACHE, json.dumps(keep).encode("utf-8"))
     return read
 
 
@@ -327,7 +352,7 @@ def _link_findings(site: Path, pages: dict[str, _Read]) -> list[Finding]:
 
 # ---- filled-in scripts and PDFs
 
-def _script_findings(site: Path, languages: tuple[str, ...] = ()) -> list[Finding]:
+def _script_findings(site: Path, kept: _Kept, languages: tuple[str, ...] = ()) -> list[Finding]:
     """The search index files: the one call that hands over one JSON value, nothing else; each
     offline worker its template. `languages`: the folders of the sites in other languages, each
     with its own search and its own root worker (site/<lang>/sw.js)."""
@@ -346,7 +371,8 @@ def _script_findings(site: Path, languages: tuple[str, ...] = ()) -> list[Findin
             found.append(Finding(path.relative_to(site).as_posix(),
                                  "an offline worker that is not its template with JSON values filled in", path.name))
     for path in sorted(site.rglob("*.svg")):
-        found += [Finding(path.relative_to(site).as_posix(), what, value) for what, value in read_svg(path.read_bytes()).found]
+        found += [Finding(path.relative_to(site).as_posix(), what, value)
+                  for what, value in kept.read(path.read_bytes(), _read_svg_file)[2]]
     for path in sorted(site.rglob("*.webmanifest")) + sorted(site.rglob("*.json")):
         try:
             json.loads(path.read_text(encoding="utf-8"))
@@ -411,11 +437,13 @@ def findings(site: Path, cache: Path | None = None, own: str = "", languages: tu
     """Everything wrong with a built site; `own`: the address it is served at (the preview's
     loopback address, which MkDocs writes into canonical links), counted as the site's own;
     `languages`: the folders of the sites in other languages in it (site/<lang>/)."""
-    pages = _pages(site, cache)
+    kept = _Kept(cache)
+    pages = _pages(site, kept)
     found = [Finding(name, what, value) for name, page in pages.items() for what, value in page.found]
     found += _link_findings(site, pages)
-    found += _script_findings(site, languages)
+    found += _script_findings(site, kept, languages)
     found += _pdf_findings(site)
+    kept.save()
     return [f for f in found if not (own and f.value.startswith(own))]
 
 
