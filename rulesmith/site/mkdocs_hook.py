@@ -8,31 +8,11 @@ rebuild to the next. (The search index is written after each build from the whol
 
 from __future__ import annotations
 
-import jinja2
-
-
-class _CompiledTemplates(jinja2.BytecodeCache):
-    """Compiled theme templates, kept in memory between rebuilds.
-
-    MkDocs makes a new Jinja environment for every build, so Material's templates were compiled
-    again on each edit: about half of a dirty rebuild. Jinja compares each template's source
-    checksum with the cached one, so an edited template is still compiled afresh."""
-
-    def __init__(self):
-        self.code: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        if bucket.key in self.code:
-            bucket.bytecode_from_string(self.code[bucket.key])
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        self.code[bucket.key] = bucket.bytecode_to_string()
-
-
-_compiled = _CompiledTemplates()
+from rulesmith.site.engines import COMPILED
 
 
 def on_env(env, config, files):
-    env.bytecode_cache = _compiled
+    # Material's templates compiled once per process, not on every edit (engines.CompiledTemplates)
+    env.bytecode_cache = COMPILED
     return env
 
