@@ -134,6 +134,23 @@ def test_unchanged_pages_are_read_from_the_cache_and_a_changed_one_again(tmp_pat
     assert [f.what for f in gate.findings(site, cache)] == ["a javascript address in a href"]
 
 
+def test_an_unchanged_chart_is_read_from_the_cache_a_changed_one_again_and_never_as_a_page(tmp_path):
+    """An SVG file's findings are kept by its bytes with the pages' (an incremental build reads
+    only the charts that changed); a page and a chart of the same bytes are each read their way."""
+    site = site_of(tmp_path, **{"index.html": "fine"})
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    ns = 'xmlns="http://www.w3.org/2000/svg"'
+    (site / "chart.svg").write_text(f"<svg {ns}><text>fine</text></svg>")
+    assert gate.findings(site, cache) == []
+    (site / "chart.svg").write_text(f'<svg {ns} onload="alert(1)"><text>fine</text></svg>')
+    assert [(f.output, f.what) for f in gate.findings(site, cache)] == [("chart.svg", "an event attribute 'onload'")]
+    (site / "page.svg").write_bytes((site / "index.html").read_bytes())  # a page's bytes, read as an SVG file
+    uncached = [(f.output, f.what) for f in gate.findings(site)]
+    assert any(output == "page.svg" for output, _ in uncached)  # HTML is not an SVG file that parses
+    assert [(f.output, f.what) for f in gate.findings(site, cache)] == uncached
+
+
 @pytest.mark.site
 def test_the_gate_alone_stops_a_javascript_link_past_a_switched_off_check(tmp_path, monkeypatch):
     """Each layer holds alone: with the check and the sanitizer both made to pass everything, the
