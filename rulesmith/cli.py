@@ -56,6 +56,13 @@ class _Current(logging.StreamHandler):
     def stream(self, _value) -> None:
         pass
 
+    def handleError(self, record: logging.LogRecord) -> None:
+        # a reader that stopped early (`rulesmith format | head`) is the command's to handle, not
+        # logging's to report with a traceback
+        if isinstance(sys.exc_info()[1], BrokenPipeError):
+            raise
+        super().handleError(record)
+
 
 class _Live(_Current):
     """The live progress line (problems.PROGRESS): each record rewrites the terminal's line in

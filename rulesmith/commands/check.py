@@ -4,16 +4,17 @@ check is kept (checks/cache.py) and given again while nothing it depends on chan
 from __future__ import annotations
 
 import datetime
-import sys
+import logging
 import time
 from typing import TYPE_CHECKING
 
-from rulesmith.problems import say
+from rulesmith.problems import RESULTS
 
 if TYPE_CHECKING:
     import argparse
     from pathlib import Path
 
+log = logging.getLogger(__name__)
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-cache", action="store_true",
@@ -40,10 +41,11 @@ def run(args) -> int:
     else:
         how = " (unchanged since the last check: its answer, from .cache/; --no-cache checks again)"
     for line in result["warnings"]:
-        say(line, sys.stderr)
-    say(f"ok: {result['games']} game(s) checked in {time.perf_counter() - started:.2f} s{how}: {result['summary']}")
+        log.warning("%s", line)
+    RESULTS.info("%s\n", f"ok: {result['games']} game(s) checked in {time.perf_counter() - started:.2f} s{how}: "
+                 f"{result['summary']}")
     for line in result["notes"]:
-        say(line)
+        RESULTS.info("%s\n", line)
     return 0
 
 

@@ -6,7 +6,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from rulesmith.problems import say
+from rulesmith.problems import RESULTS
 
 if TYPE_CHECKING:
     import argparse
@@ -22,7 +22,7 @@ def run(args) -> int:
     from rulesmith.format.reference import render
 
     try:
-        say(render(args.topic), end="")
+        RESULTS.info("%s", render(args.topic))
         sys.stdout.flush()
     except BrokenPipeError:  # `rulesmith format | head`: the reader stopped early
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # as the Python docs advise

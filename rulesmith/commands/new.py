@@ -126,8 +126,8 @@ def configure(parser) -> None:
 
 
 def run(args) -> int:
-    from rulesmith.problems import say
+    from rulesmith.problems import RESULTS
 
     for line in new_game(args.project, args.game_id, args.name):
-        say(line)
+        RESULTS.info("%s\n", line)
     return 0

@@ -22,7 +22,7 @@ from rulesmith.checks.check import own_entries
 from rulesmith.checks.condensed import drops, matcher, normal, own_sentences, plain_words, stands_for
 from rulesmith.content.game import load_games
 from rulesmith.content.link import build_index, resolve
-from rulesmith.problems import ContentError, Problems, UsageError, say
+from rulesmith.problems import RESULTS, ContentError, Problems, UsageError
 
 WIDTH = 100
 
@@ -34,7 +34,7 @@ def configure(parser) -> None:
 
 
 def cmd_review(args) -> int:
-    say(report(Path(args.content), args.game, args.dropped), end="")
+    RESULTS.info("%s", report(Path(args.content), args.game, args.dropped))
     return 0
 
 

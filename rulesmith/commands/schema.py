@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rulesmith.commands import output_path
-from rulesmith.problems import say
+from rulesmith.problems import RESULTS
 
 if TYPE_CHECKING:
     import argparse
@@ -25,5 +25,5 @@ def run(args) -> int:
     # where the rest gets fixed.
     games = load_games(args.project.content, Problems()) if args.project.content.is_dir() else []
     path = write_schema(output_path(args.output, args.project.shared_schema), games)
-    say(f"wrote {path} and a schema per game: " + (", ".join(f"{g.id}.schema.json" for g in games) or "none"))
+    RESULTS.info("%s\n", f"wrote {path} and a schema per game: " + (", ".join(f"{g.id}.schema.json" for g in games) or "none"))
     return 0
