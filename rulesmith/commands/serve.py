@@ -8,6 +8,7 @@ watches content/, templates/ and mkdocs.yml and, after each change, runs `Previe
 2. `mkdocs build` "dirty": MkDocs re-renders only the pages whose Markdown is newer than their
    HTML, a few pages instead of ~130 (~0.3 s instead of ~2.2 s). The first build is full, and so
    is any build after the navigation or mkdocs.yml changed, since every page shows the nav.
+   Material's templates are compiled once per process (engines.keeping_compiled), not per edit.
 
 The site in every other language a game has a catalog in is built the same way under `<lang>/`
 (Preview.build_in), as `rulesmith build` makes it.
@@ -42,11 +43,10 @@ from rulesmith.commands.build import alternate_links, finish_site, flowcharts, i
 from rulesmith.problems import BuildError, ContentError, UsageError
 from rulesmith.project import project_of_content, templates
 from rulesmith.site import csp, gate
-from rulesmith.site.engines import DirtyNotice
+from rulesmith.site.engines import DirtyNotice, keeping_compiled
 from rulesmith.site.mkdocs_config import language as site_language
 from rulesmith.site.mkdocs_config import settings, write_config
 
-HOOKS = Path(__file__).parent.parent / "site" / "mkdocs_hook.py"
 DEBOUNCE_S = 0.05  # a save can be several file events; MkDocs waits this long for the last one
 
 
@@ -70,8 +70,8 @@ class Preview:
 
         config_file = write_config(self.project, self.folder, nav or [], trusted=self.trust_config, games=games,
                                    alternates=alternates)
-        config = load_config(str(config_file), dev_addr=self.dev_addr, hooks=[str(HOOKS)],
-                             **({} if nav else {"nav": None}))
+        config = load_config(str(config_file), dev_addr=self.dev_addr, **({} if nav else {"nav": None}))
+        keeping_compiled(config)
         if self.url:
             config.site_url = self.url
         return config
@@ -91,7 +91,8 @@ class Preview:
                           cache=self.project.cache, site_name=site_name, language=other)
         config_file = write_config(self.project, work, nav, trusted=self.trust_config, games=games, in_other=other,
                                    alternates=alternate_links(language, others, other))
-        config = load_config(str(config_file), dev_addr=self.dev_addr, hooks=[str(HOOKS)], site_dir=str(self.site / other))
+        config = load_config(str(config_file), dev_addr=self.dev_addr, site_dir=str(self.site / other))
+        keeping_compiled(config)
         if self.url:
             config.site_url = self.url + other + "/"
         state = (nav, config_file.read_bytes())

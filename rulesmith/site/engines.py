@@ -30,7 +30,7 @@ class CompiledTemplates(jinja2.BytecodeCache):
 
     MkDocs makes a new Jinja environment for every build, so Material's templates were compiled
     again each time: about half of the preview's rebuild after an edit, and a second or so of
-    every build after the first in one process. Jinja compares each template's source checksum
+    every build after the first in one process (the build's and the preview's alike). Jinja compares each template's source checksum
     with the cached one, so an edited template is still compiled afresh. The environments are
     alike (the one theme, with MkDocs' own settings), as a bytecode cache needs."""
 
@@ -48,9 +48,10 @@ class CompiledTemplates(jinja2.BytecodeCache):
 COMPILED = CompiledTemplates()
 
 
-def _keeping_compiled(theme) -> None:
-    """Make `theme` (MkDocs' Theme of a loaded configuration) give environments that keep their
-    compiled templates in COMPILED (the preview's hook does the same: site/mkdocs_hook.py)."""
+def keeping_compiled(config) -> None:
+    """Make a loaded MkDocs configuration's theme give environments that keep their compiled
+    templates in COMPILED (every build of this process: `mkdocs_build`, the preview's)."""
+    theme = config.theme
     make = theme.get_env
 
     def get_env() -> jinja2.Environment:
@@ -77,7 +78,7 @@ def mkdocs_build(config_file: Path, site_dir: Path, dirty: bool = False) -> None
     logging.getLogger("mkdocs.commands.build").addFilter(notice)
     try:
         config = load_config(str(config_file), site_dir=str(site_dir))
-        _keeping_compiled(config.theme)
+        keeping_compiled(config)
         run_mkdocs(config, dirty=dirty)
     except MkDocsException as error:
         reasons = "\n".join(warnings.messages) or str(error)
