@@ -416,6 +416,21 @@ class SuiteTimes:
             Path(os.environ["RULESMITH_SUITE_TIMES"]).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
 
 
+def pytest_report_header(config) -> list[str]:
+    """Whether the shipped games' rulebook texts are where their game.yaml says (README): without
+    them the tests of fidelity, source maps and rulebook lines fail, and this says why first."""
+    from rulesmith.content.game import load_games
+    from rulesmith.content.sources import source_path
+    from rulesmith.problems import Problems
+
+    missing = [source_path(game, source).resolve() for game in load_games(ROOT / "content", Problems())
+               for source in game.info.sources if not source_path(game, source).is_file()]
+    if not missing:
+        return ["rulebook texts: every shipped game's found"]
+    return [f"rulebook texts: {len(missing)} not found (first: {missing[0]}): the tests of fidelity, source maps "
+            "and rulebook lines will fail; put the texts where content/*/game.yaml says (README)"]
+
+
 def pytest_configure(config) -> None:
     if not hasattr(config, "workerinput"):  # the controller (or a run without workers) sees every report
         config.pluginmanager.register(SuiteTimes(), "rulesmith-suite-times")
